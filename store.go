@@ -1,0 +1,91 @@
+package payport
+
+import "context"
+
+// Store is the storage contract every engine (SQLite, PostgreSQL) implements.
+// Reads outside a transaction see committed data; every write happens inside
+// Update, so a state change and the events it emits commit together.
+//
+// Errors: a missing row is ErrNotFound (possibly wrapped); a violated
+// uniqueness rule is ErrConflict; anything else is an internal error.
+type Store interface {
+	Reader
+	// Update runs fn in one read-write transaction. It commits when fn
+	// returns nil and rolls back otherwise, returning fn's error unchanged
+	// (so its kind and message survive). Engines serialise or lock as needed
+	// so that the rules written in fn hold under concurrency.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Close releases the engine's connections.
+	Close() error
+}
+
+// Reader holds the queries, usable on a Store or inside a Tx.
+type Reader interface {
+	// MerchantByID returns ErrNotFound when there is no such merchant.
+	MerchantByID(ctx context.Context, id int64) (Merchant, error)
+	// MerchantByIMPKey returns ErrNotFound when no merchant has the key.
+	MerchantByIMPKey(ctx context.Context, impKey string) (Merchant, error)
+	// MerchantByAPIKeyHash returns the owner of an API key, or ErrNotFound.
+	MerchantByAPIKeyHash(ctx context.Context, hash []byte) (Merchant, error)
+	// Merchants lists every merchant, oldest first.
+	Merchants(ctx context.Context) ([]Merchant, error)
+	// PGSettings lists a merchant's PG settings, oldest first.
+	PGSettings(ctx context.Context, merchantID int64) ([]PGSetting, error)
+
+	// TokenByHash returns the token whose text hashes to hash, or ErrNotFound.
+	TokenByHash(ctx context.Context, hash []byte) (Token, error)
+	// CurrentRESTToken returns the merchant's newest REST token (expired or
+	// not), or ErrNotFound when none was ever issued or it was deleted.
+	CurrentRESTToken(ctx context.Context, merchantID int64) (Token, error)
+
+	// PaymentByIMPUID returns the merchant's payment with its cancel
+	// history, or ErrNotFound (also for another merchant's imp_uid).
+	PaymentByIMPUID(ctx context.Context, merchantID int64, impUID string) (Payment, error)
+	// FindPayment returns the first of the merchant's payments with
+	// merchantUID under sort, restricted to status unless status is "",
+	// or ErrNotFound. Ties are broken by newest insertion first.
+	FindPayment(ctx context.Context, merchantID int64, merchantUID string, status Status, sort Sort) (Payment, error)
+}
+
+// Tx is a read-write transaction.
+type Tx interface {
+	Reader
+
+	// LockMerchant reads the merchant and holds a lock on it until the
+	// transaction ends, serialising work done under it (token issuance).
+	LockMerchant(ctx context.Context, id int64) (Merchant, error)
+	// CreateMerchant inserts m and sets m.ID. A taken IMPKey is ErrConflict.
+	CreateMerchant(ctx context.Context, m *Merchant) error
+	// UpdateMerchant stores every mutable field of m (all but ID, IMPKey, CreatedAt).
+	UpdateMerchant(ctx context.Context, m Merchant) error
+	// AddAPIKey stores an API key hash. A duplicate hash is ErrConflict.
+	AddAPIKey(ctx context.Context, k APIKey) error
+	// AddPGSetting inserts s and sets s.ID. The same (provider, pg_id) twice
+	// for one merchant is ErrConflict.
+	AddPGSetting(ctx context.Context, s *PGSetting) error
+	// RemovePGSetting deletes one setting, or returns ErrNotFound.
+	RemovePGSetting(ctx context.Context, merchantID int64, provider, pgID string) error
+
+	// InsertToken stores t. A duplicate hash is ErrConflict.
+	InsertToken(ctx context.Context, t Token) error
+	// DeleteRESTTokens deletes every REST token of the merchant.
+	DeleteRESTTokens(ctx context.Context, merchantID int64) error
+	// ExtendToken sets a token's expiry, or returns ErrNotFound.
+	ExtendToken(ctx context.Context, hash []byte, expiresAt int64) error
+	// UseToken marks an unused, unrevoked token used at `at` and reports
+	// whether this call was the one that did (false when already used or
+	// revoked): a compare-and-set, so two exchanges cannot both succeed.
+	UseToken(ctx context.Context, hash []byte, at int64) (bool, error)
+	// RevokeTokenFamily revokes every not yet revoked token of a sign-in family.
+	RevokeTokenFamily(ctx context.Context, familyID string, at int64) error
+
+	// ClaimMerchantUID registers merchantUID as used by the merchant. With
+	// exclusive, an already registered one is ErrConflict; without, it is
+	// left as is (checkout retries may reuse an order number).
+	ClaimMerchantUID(ctx context.Context, merchantID int64, merchantUID string, exclusive bool) error
+	// InsertPayment inserts p with its cancel history and sets p.ID and the
+	// entries' IDs. A taken imp_uid is ErrConflict.
+	InsertPayment(ctx context.Context, p *Payment) error
+	// InsertEvent adds a webhook outbox row and sets e.ID.
+	InsertEvent(ctx context.Context, e *Event) error
+}
