@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/payport/payport"
+	"github.com/payport/payport/service"
+	"github.com/payport/payport/sqlite"
+)
+
+// openStore opens and migrates the database named by cfg.DatabaseURL and
+// returns it with the server key.
+func openStore(ctx context.Context, cfg config) (payport.Store, []byte, error) {
+	path, err := sqlitePath(cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	key, err := serverKey(cfg.SecretKey, path+".key")
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open database %s (set PAYPORT_DATABASE_URL or --database): %w", cfg.DatabaseURL, err)
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("migrate database %s: %w", cfg.DatabaseURL, err)
+	}
+	return db, key, nil
+}
+
+// openService opens the store and builds the service over it.
+func openService(ctx context.Context, cfg config) (*service.Service, payport.Store, error) {
+	store, key, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc, err := service.New(store, service.Config{SecretKey: key, PublicURL: cfg.PublicURL})
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return svc, store, nil
+}
+
+// sqlitePath extracts the file path of a `sqlite:PATH` database URL.
+func sqlitePath(url string) (string, error) {
+	switch {
+	case strings.HasPrefix(url, "sqlite://"):
+		return strings.TrimPrefix(url, "sqlite://"), nil
+	case strings.HasPrefix(url, "sqlite:"):
+		if p := strings.TrimPrefix(url, "sqlite:"); p != "" {
+			return p, nil
+		}
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return "", errors.New("PAYPORT_DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:PATH")
+	}
+	return "", fmt.Errorf("PAYPORT_DATABASE_URL: must look like sqlite:PATH, got %q", url)
+}
+
+// serverKey returns the key that hashes secrets and derives tokens: from
+// PAYPORT_SECRET_KEY when set (required when several nodes share one
+// database), else from a file beside the database, created on first use
+// with mode 0600.
+func serverKey(fromEnv, file string) ([]byte, error) {
+	if fromEnv != "" {
+		if len(fromEnv) < 32 {
+			return nil, errors.New("PAYPORT_SECRET_KEY: must be at least 32 characters")
+		}
+		return []byte(fromEnv), nil
+	}
+	raw, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return createKeyFile(file)
+	} else if err != nil {
+		return nil, fmt.Errorf("read server key %s (or set PAYPORT_SECRET_KEY): %w", file, err)
+	}
+	key := strings.TrimSpace(string(raw))
+	if len(key) < 32 {
+		return nil, fmt.Errorf("server key file %s: must hold at least 32 characters", file)
+	}
+	return []byte(key), nil
+}
+
+func createKeyFile(file string) ([]byte, error) {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	key := hex.EncodeToString(b)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) { // another process created it first
+		return serverKey("", file)
+	} else if err != nil {
+		return nil, fmt.Errorf("create server key %s (or set PAYPORT_SECRET_KEY): %w", file, err)
+	}
+	if _, err := f.WriteString(key + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("write server key %s: %w", file, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("write server key %s: %w", file, err)
+	}
+	return []byte(key), nil
+}

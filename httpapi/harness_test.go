@@ -1,0 +1,266 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/payport/payport/httpapi"
+	"github.com/payport/payport/service"
+	"github.com/payport/payport/sqlite"
+)
+
+// testClock is a clock tests move by hand: no sleeping.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// bundle is one running payport: real SQLite in a temp dir, the real
+// handler behind a real listener on a random loopback port.
+type bundle struct {
+	t     *testing.T
+	url   string
+	svc   *service.Service
+	clock *testClock
+}
+
+const testStart = 1_790_000_000 // 2026-09-21T14:13:20Z
+
+func setup(t *testing.T) *bundle {
+	t.Helper()
+	t.Parallel()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "payport.db"))
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	clock := &testClock{t: time.Unix(testStart, 0)}
+	svc, err := service.New(db, service.Config{Clock: clock, SecretKey: bytes.Repeat([]byte("k"), 32), PublicURL: "http://payport.test"})
+	if err != nil {
+		t.Fatalf("service: %v", err)
+	}
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true}))
+	t.Cleanup(srv.Close)
+	return &bundle{t: t, url: srv.URL, svc: svc, clock: clock}
+}
+
+// merchant is a created merchant with its credentials and, once asked, a token.
+type merchant struct {
+	b    *bundle
+	cred service.Credentials
+	tok  string
+}
+
+func (b *bundle) merchant(name string) *merchant {
+	b.t.Helper()
+	cred, err := b.svc.CreateMerchant(context.Background(), name)
+	if err != nil {
+		b.t.Fatalf("create merchant: %v", err)
+	}
+	return &merchant{b: b, cred: cred}
+}
+
+// token gets (once) and returns a REST access token.
+func (m *merchant) token() string {
+	m.b.t.Helper()
+	if m.tok == "" {
+		res := m.b.do("POST", "/users/getToken", "", jsonBody{"imp_key": m.cred.IMPKey, "imp_secret": m.cred.IMPSecret})
+		res.want(200, 0)
+		m.tok = res.obj()["access_token"].(string)
+	}
+	return m.tok
+}
+
+func (m *merchant) get(path string) *result { return m.b.do("GET", path, m.token(), nil) }
+
+func (m *merchant) post(path string, body any) *result { return m.b.do("POST", path, m.token(), body) }
+
+// jsonBody is sent as application/json; url.Values as a form; string raw.
+type jsonBody map[string]any
+
+type result struct {
+	t      *testing.T
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+func (b *bundle) do(method, path, token string, body any) *result {
+	b.t.Helper()
+	return b.request(method, path, body, map[string]string{"Authorization": bearer(token)})
+}
+
+func bearer(token string) string {
+	if token == "" {
+		return ""
+	}
+	return "Bearer " + token
+}
+
+func (b *bundle) request(method, path string, body any, headers map[string]string) *result {
+	b.t.Helper()
+	var rd io.Reader
+	ct := ""
+	switch v := body.(type) {
+	case nil:
+	case jsonBody:
+		raw, _ := json.Marshal(v)
+		rd, ct = bytes.NewReader(raw), "application/json"
+	case url.Values:
+		rd, ct = strings.NewReader(v.Encode()), "application/x-www-form-urlencoded"
+	case string:
+		rd = strings.NewReader(v)
+	default:
+		b.t.Fatalf("unsupported body %T", body)
+	}
+	req, err := http.NewRequest(method, b.url+path, rd)
+	if err != nil {
+		b.t.Fatalf("request: %v", err)
+	}
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	for k, v := range headers {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	res := &result{t: b.t, status: resp.StatusCode, header: resp.Header, raw: raw}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&res.body); err != nil {
+		b.t.Fatalf("%s %s: response is not a JSON object: %v: %s", method, path, err, raw)
+	}
+	return res
+}
+
+// want asserts the HTTP status and envelope code, and the envelope shape:
+// success has exactly code, message null and response; failure exactly
+// code and a string message.
+func (r *result) want(status, code int) *result {
+	r.t.Helper()
+	if r.status != status {
+		r.t.Fatalf("status = %d, want %d; body %s", r.status, status, r.raw)
+	}
+	if got := r.header.Get("Content-Type"); got != "application/json; charset=utf-8" {
+		r.t.Fatalf("Content-Type = %q", got)
+	}
+	if r.body["code"] != json.Number(itoa(code)) {
+		r.t.Fatalf("code = %v, want %d; body %s", r.body["code"], code, r.raw)
+	}
+	if code == 0 {
+		wantKeys(r.t, r.body, "code", "message", "response")
+		if r.body["message"] != nil {
+			r.t.Fatalf("message = %v, want null", r.body["message"])
+		}
+	} else {
+		wantKeys(r.t, r.body, "code", "message")
+	}
+	return r
+}
+
+// wantError asserts a failure envelope with exactly this message.
+func (r *result) wantError(status, code int, message string) {
+	r.t.Helper()
+	r.want(status, code)
+	if r.body["message"] != message {
+		r.t.Fatalf("message = %q, want %q", r.body["message"], message)
+	}
+}
+
+func (r *result) obj() map[string]any {
+	r.t.Helper()
+	m, ok := r.body["response"].(map[string]any)
+	if !ok {
+		r.t.Fatalf("response is not an object: %s", r.raw)
+	}
+	return m
+}
+
+func (r *result) list() []any {
+	r.t.Helper()
+	l, ok := r.body["response"].([]any)
+	if !ok {
+		r.t.Fatalf("response is not an array: %s", r.raw)
+	}
+	return l
+}
+
+func wantKeys(t *testing.T, m map[string]any, keys ...string) {
+	t.Helper()
+	got := make([]string, 0, len(m))
+	for k := range m {
+		got = append(got, k)
+	}
+	want := append([]string(nil), keys...)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("keys = %v, want %v", got, want)
+	}
+}
+
+// wantJSON compares a decoded value with the JSON text want, exactly.
+func wantJSON(t *testing.T, got any, want string) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(want))
+	dec.UseNumber()
+	var w any
+	if err := dec.Decode(&w); err != nil {
+		t.Fatalf("bad expectation: %v", err)
+	}
+	if !reflect.DeepEqual(got, w) {
+		g, _ := json.Marshal(got)
+		t.Fatalf("got  %s\nwant %s", g, want)
+	}
+}
+
+// mask replaces m[field] by "<field>" after checking it matches pattern,
+// so a record with random identifiers can be compared exactly.
+func mask(t *testing.T, m map[string]any, field, pattern string) {
+	t.Helper()
+	s, ok := m[field].(string)
+	if !ok || !regexp.MustCompile(`^(?:` + pattern + `)$`).MatchString(s) {
+		t.Fatalf("%s = %#v, want a string matching %s", field, m[field], pattern)
+	}
+	m[field] = "<" + field + ">"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

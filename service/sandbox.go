@@ -1,0 +1,215 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/payport/payport"
+)
+
+// SandboxPaymentInput is the body of POST /sandbox/payments (decisions §6):
+// a payment recorded as if made in the checkout window. Empty strings and
+// nil pointers are absent fields.
+type SandboxPaymentInput struct {
+	MerchantUID   string
+	Amount        string // decimal text, exact
+	Currency      string
+	Status        string
+	PayMethod     string
+	PGProvider    string
+	Channel       string
+	Name          string
+	BuyerName     string
+	BuyerEmail    string
+	BuyerTel      string
+	BuyerAddr     string
+	BuyerPostcode string
+	CustomData    string
+	UserAgent     string
+	FailReason    string
+	CancelReason  string
+	StartedAt     *int64
+	PaidAt        *int64
+}
+
+// Field length limits shared by the payment-creating operations (spec §8).
+var lengthLimits = []struct {
+	field string
+	max   int
+	get   func(*SandboxPaymentInput) string
+}{
+	{"merchant_uid", 40, func(in *SandboxPaymentInput) string { return in.MerchantUID }},
+	{"name", 40, func(in *SandboxPaymentInput) string { return in.Name }},
+	{"buyer_name", 16, func(in *SandboxPaymentInput) string { return in.BuyerName }},
+	{"buyer_email", 64, func(in *SandboxPaymentInput) string { return in.BuyerEmail }},
+	{"buyer_tel", 16, func(in *SandboxPaymentInput) string { return in.BuyerTel }},
+	{"buyer_addr", 128, func(in *SandboxPaymentInput) string { return in.BuyerAddr }},
+	{"buyer_postcode", 8, func(in *SandboxPaymentInput) string { return in.BuyerPostcode }},
+	{"user_agent", 512, func(in *SandboxPaymentInput) string { return in.UserAgent }},
+	{"fail_reason", 200, func(in *SandboxPaymentInput) string { return in.FailReason }},
+	{"cancel_reason", 200, func(in *SandboxPaymentInput) string { return in.CancelReason }},
+}
+
+// CreateSandboxPayment records a payment in any status for the merchant and
+// returns it. Unlike a one-time payment it may reuse a merchant_uid.
+func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, in SandboxPaymentInput) (payport.Payment, error) {
+	settings, err := s.store.PGSettings(ctx, m.ID)
+	if err != nil {
+		return payport.Payment{}, fmt.Errorf("sandbox payment: %w", err)
+	}
+	p, err := s.buildSandboxPayment(m, in, settings)
+	if err != nil {
+		return payport.Payment{}, err
+	}
+	err = s.store.Update(ctx, func(tx payport.Tx) error {
+		if err := tx.ClaimMerchantUID(ctx, m.ID, p.MerchantUID, false); err != nil {
+			return err
+		}
+		return s.insertPayment(ctx, tx, &p)
+	})
+	if err != nil {
+		return payport.Payment{}, fmt.Errorf("sandbox payment: %w", err)
+	}
+	return p, nil
+}
+
+func (s *Service) buildSandboxPayment(m payport.Merchant, in SandboxPaymentInput, settings []payport.PGSetting) (payport.Payment, error) {
+	if err := in.validate(); err != nil {
+		return payport.Payment{}, err
+	}
+	now := s.now(m)
+	p := payport.Payment{
+		MerchantID: m.ID, MerchantUID: in.MerchantUID, PayMethod: orDefault(in.PayMethod, "card"),
+		Channel: orDefault(in.Channel, payport.ChannelPC), Status: payport.Status(orDefault(in.Status, string(payport.StatusPaid))),
+		Name: in.Name, BuyerName: in.BuyerName, BuyerEmail: in.BuyerEmail, BuyerTel: in.BuyerTel,
+		BuyerAddr: in.BuyerAddr, BuyerPostcode: in.BuyerPostcode, CustomData: in.CustomData, UserAgent: in.UserAgent,
+		StartedAt: valueOr(in.StartedAt, now), UpdatedAt: now,
+	}
+	p.Currency, _ = payport.ParseCurrency(in.Currency)
+	p.Amount, _ = payport.ParseAmount(in.Amount, p.Currency)
+	p.PGProvider, p.PGID = sandboxPG(in.PGProvider, settings)
+	p.PGTID = s.pgTID(p.PGID, now)
+	if p.Status != payport.StatusReady && p.Status != payport.StatusFailed {
+		p.PaidAt = valueOr(in.PaidAt, max(now, p.StartedAt))
+		if p.PaidAt < p.StartedAt {
+			return payport.Payment{}, payport.Invalid("paid_at", "must not be before started_at")
+		}
+		p.ReceiptURL = s.receiptURL()
+	}
+	fillMethodFields(&p)
+	switch p.Status {
+	case payport.StatusFailed:
+		p.FailedAt, p.FailReason = now, orDefault(in.FailReason, "[sandbox] 결제에 실패하였습니다.")
+	case payport.StatusCancelled:
+		p.CancelledAt, p.CancelReason, p.CancelAmount = now, in.CancelReason, p.Amount
+		p.CancelHistory = []payport.CancelEntry{{PGTID: p.PGTID, Amount: p.Amount, CancelledAt: now, Reason: in.CancelReason, ReceiptURL: s.receiptURL()}}
+	}
+	return p, nil
+}
+
+func (in *SandboxPaymentInput) validate() error {
+	if in.MerchantUID == "" {
+		return payport.Invalid("merchant_uid", "required")
+	}
+	for _, l := range lengthLimits {
+		if utf8.RuneCountInString(l.get(in)) > l.max {
+			return payport.Invalid(l.field, fmt.Sprintf("must be at most %d characters", l.max))
+		}
+	}
+	cur, ok := payport.ParseCurrency(in.Currency)
+	if !ok {
+		return payport.Invalid("currency", "unsupported currency code "+fmt.Sprintf("%q", in.Currency))
+	}
+	if in.Amount == "" {
+		return payport.Invalid("amount", "required")
+	}
+	if v, ok := payport.ParseAmount(in.Amount, cur); !ok || v <= 0 {
+		exp, _ := cur.Exponent()
+		return payport.Invalid("amount", fmt.Sprintf("must be a positive number with at most %d decimals for %s", exp, cur))
+	}
+	if _, ok := payport.ParseStatus(orDefault(in.Status, "paid")); !ok {
+		return payport.Invalid("status", "must be one of ready, paid, failed, cancelled")
+	}
+	if !payport.PayMethods[orDefault(in.PayMethod, "card")] {
+		return payport.Invalid("pay_method", fmt.Sprintf("unknown pay_method %q", in.PayMethod))
+	}
+	if _, ok := payport.PGProviders[in.PGProvider]; in.PGProvider != "" && !ok {
+		return payport.Invalid("pg_provider", fmt.Sprintf("unknown pg_provider %q", in.PGProvider))
+	}
+	if c := orDefault(in.Channel, payport.ChannelPC); c != payport.ChannelPC && c != payport.ChannelMobile {
+		return payport.Invalid("channel", "must be pc or mobile")
+	}
+	for field, v := range map[string]*int64{"started_at": in.StartedAt, "paid_at": in.PaidAt} {
+		if v != nil && *v <= 0 {
+			return payport.Invalid(field, "must be a positive UNIX timestamp")
+		}
+	}
+	return nil
+}
+
+// sandboxPG resolves a sandbox payment's provider and pg_id: the named
+// provider's first setting, or its test pg_id when the merchant has none;
+// without a name, the merchant's first setting.
+func sandboxPG(provider string, settings []payport.PGSetting) (string, string) {
+	for _, set := range settings {
+		if provider == "" || set.Provider == provider {
+			return set.Provider, set.PGID
+		}
+	}
+	if provider == "" {
+		provider = payport.DefaultPGSettings[0].Provider
+	}
+	return provider, payport.PGProviders[provider].TestPGID
+}
+
+// fillMethodFields sets the means-specific fields a gateway would report.
+func fillMethodFields(p *payport.Payment) {
+	switch p.PayMethod {
+	case "card":
+		if p.Status != payport.StatusReady {
+			p.CardCode, p.CardName, p.CardNumber, p.CardType = "366", "신한카드", "424242******4242", "0"
+		}
+		if p.PaidAt != 0 {
+			p.ApplyNum = randomDigits(8)
+		}
+	case "trans":
+		p.BankCode, p.BankName = "004", payport.Banks["004"]
+	case "vbank":
+		p.VBankCode, p.VBankName, p.VBankNum = "004", payport.Banks["004"], randomDigits(14)
+		p.VBankHolder, p.VBankIssuedAt, p.VBankDate = "(주)페이포트", p.StartedAt, p.StartedAt+3*86400
+	}
+}
+
+// insertPayment gives p a fresh imp_uid and inserts it, retrying the rare
+// imp_uid collision.
+func (s *Service) insertPayment(ctx context.Context, tx payport.Tx, p *payport.Payment) error {
+	for attempt := 0; ; attempt++ {
+		p.IMPUID = "imp_" + randomDigits(12)
+		err := tx.InsertPayment(ctx, p)
+		if !payport.IsConflict(err) || attempt == 3 {
+			return err
+		}
+	}
+}
+
+func (s *Service) pgTID(pgID string, now int64) string {
+	return pgID + time.Unix(now, 0).UTC().Format("060102150405") + randomDigits(6)
+}
+
+func (s *Service) receiptURL() string { return s.publicURL + "/receipts/" + randomID() }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func valueOr(p *int64, def int64) int64 {
+	if p == nil {
+		return def
+	}
+	return *p
+}

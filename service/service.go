@@ -1,0 +1,60 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/payport/payport"
+)
+
+// Service is the application layer. It is safe for concurrent use.
+type Service struct {
+	store     payport.Store
+	clock     payport.Clock
+	keys      Keys
+	publicURL string
+}
+
+// Config holds what a Service needs besides storage.
+type Config struct {
+	// Clock defaults to the system clock.
+	Clock payport.Clock
+	// SecretKey is the server key that hashes secrets and derives tokens.
+	// It must be at least 32 bytes and identical on every node.
+	SecretKey []byte
+	// PublicURL is the base of the receipt URLs payport hands out.
+	PublicURL string
+}
+
+// New returns a Service over store.
+func New(store payport.Store, cfg Config) (*Service, error) {
+	if len(cfg.SecretKey) < 32 {
+		return nil, fmt.Errorf("service: secret key must be at least 32 bytes, got %d", len(cfg.SecretKey))
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = payport.SystemClock{}
+	}
+	return &Service{
+		store:     store,
+		clock:     cfg.Clock,
+		keys:      Keys{secret: cfg.SecretKey},
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
+	}, nil
+}
+
+// now returns the current time on m's clock in UNIX seconds: the server's
+// time plus the merchant's sandbox offset.
+func (s *Service) now(m payport.Merchant) int64 {
+	return s.clock.Now().Unix() + m.ClockOffset
+}
+
+// merchantByID loads a merchant; an unknown id is an internal error because
+// callers only hold ids that came from storage.
+func (s *Service) merchantByID(ctx context.Context, id int64) (payport.Merchant, error) {
+	m, err := s.store.MerchantByID(ctx, id)
+	if err != nil {
+		return payport.Merchant{}, fmt.Errorf("load merchant %d: %w", id, err)
+	}
+	return m, nil
+}
