@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -48,6 +49,25 @@ type bundle struct {
 	url   string
 	svc   *service.Service
 	clock *testClock
+	logs  *syncBuffer
+}
+
+// syncBuffer collects the request log.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 const testStart = 1_790_000_000 // 2026-09-21T14:13:20Z
@@ -69,9 +89,11 @@ func setup(t *testing.T) *bundle {
 	if err != nil {
 		t.Fatalf("service: %v", err)
 	}
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true}))
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true, Logger: logger}))
 	t.Cleanup(srv.Close)
-	return &bundle{t: t, url: srv.URL, svc: svc, clock: clock}
+	return &bundle{t: t, url: srv.URL, svc: svc, clock: clock, logs: logs}
 }
 
 // merchant is a created merchant with its credentials and, once asked, a token.
@@ -257,7 +279,7 @@ func wantJSON(t *testing.T, got any, want string) {
 func mask(t *testing.T, m map[string]any, field, pattern string) {
 	t.Helper()
 	s, ok := m[field].(string)
-	if !ok || !regexp.MustCompile(`^(?:` + pattern + `)$`).MatchString(s) {
+	if !ok || !regexp.MustCompile(`^(?:`+pattern+`)$`).MatchString(s) {
 		t.Fatalf("%s = %#v, want a string matching %s", field, m[field], pattern)
 	}
 	m[field] = "<" + field + ">"

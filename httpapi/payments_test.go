@@ -48,7 +48,7 @@ func TestSandboxPayment_ReturnsFullRecord(t *testing.T) {
 	impUID := p["imp_uid"].(string)
 	wantJSON(t, maskPayment(t, p), paidCardJSON)
 
-	got := m.get("/payments/" + impUID).want(200, 0).obj()
+	got := m.get("/payments/"+impUID).want(200, 0).obj()
 	if got["imp_uid"] != impUID {
 		t.Fatalf("lookup returned %v", got["imp_uid"])
 	}
@@ -144,7 +144,6 @@ func TestPayment_NotFoundAndIsolation(t *testing.T) {
 	a.get("/payments/imp_999999999999").wantError(404, 1, "존재하지 않는 결제정보입니다.")
 }
 
-
 func TestFindPayment_StatusAndSorting(t *testing.T) {
 	b := setup(t)
 	m := b.merchant("shop")
@@ -210,7 +209,7 @@ func TestPayments_Multi(t *testing.T) {
 		{"merchant_uid[]=o3&imp_uid[]=" + p1, 200, []string{p1, p3}},
 		{"imp_uid[]=" + p1 + "&imp_uid[]=imp_000000000000&merchant_uid[]=nope", 207, []string{p1}},
 	} {
-		r := m.get("/payments?" + c.query).want(c.status, 0)
+		r := m.get("/payments?"+c.query).want(c.status, 0)
 		if got := ids(r); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: got %v, want %v", c.query, got, c.want)
 		}
@@ -223,7 +222,7 @@ func TestPayments_Multi(t *testing.T) {
 	}
 	m.get("/payments?"+strings.Join(q[:100], "&")).want(200, 0)
 	m.get("/payments?"+strings.Join(q[:101], "&")).wantError(400, -1, "imp_uid[], merchant_uid[]: at most 100 identifiers in total, got 101")
-	m.get("/payments/?imp_uid[]=" + p1).want(200, 0)
+	m.get("/payments/?imp_uid[]="+p1).want(200, 0)
 }
 
 func TestEdge_Errors(t *testing.T) {
