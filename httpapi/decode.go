@@ -26,8 +26,8 @@ type params struct {
 }
 
 // decodeBody reads a JSON or form body (decisions §1.7). A body with no or
-// an unknown content type is read as JSON when it starts with '{', else as
-// a form. An empty body is an empty object.
+// an unknown content type is read as JSON when it starts with '{' or '[',
+// else as a form. An empty body is an empty object.
 func decodeBody(r *http.Request) (*params, error) {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -36,7 +36,7 @@ func decodeBody(r *http.Request) (*params, error) {
 	raw = bytes.TrimSpace(raw)
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	isJSON := ct == "application/json" || strings.HasSuffix(ct, "+json") ||
-		(ct != "application/x-www-form-urlencoded" && len(raw) > 0 && raw[0] == '{')
+		(ct != "application/x-www-form-urlencoded" && len(raw) > 0 && (raw[0] == '{' || raw[0] == '['))
 	if len(raw) == 0 {
 		return &params{m: map[string]any{}}, nil
 	}

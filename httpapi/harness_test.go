@@ -132,6 +132,7 @@ type jsonBody map[string]any
 
 type result struct {
 	t      *testing.T
+	req    string // "METHOD path", for failure messages
 	status int
 	header http.Header
 	raw    []byte
@@ -184,7 +185,7 @@ func (b *bundle) request(method, path string, body any, headers map[string]strin
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	res := &result{t: b.t, status: resp.StatusCode, header: resp.Header, raw: raw}
+	res := &result{t: b.t, req: method + " " + path, status: resp.StatusCode, header: resp.Header, raw: raw}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&res.body); err != nil {
@@ -199,13 +200,13 @@ func (b *bundle) request(method, path string, body any, headers map[string]strin
 func (r *result) want(status, code int) *result {
 	r.t.Helper()
 	if r.status != status {
-		r.t.Fatalf("status = %d, want %d; body %s", r.status, status, r.raw)
+		r.t.Fatalf("%s: status = %d, want %d; body %s", r.req, r.status, status, r.raw)
 	}
 	if got := r.header.Get("Content-Type"); got != "application/json; charset=utf-8" {
 		r.t.Fatalf("Content-Type = %q", got)
 	}
 	if r.body["code"] != json.Number(itoa(code)) {
-		r.t.Fatalf("code = %v, want %d; body %s", r.body["code"], code, r.raw)
+		r.t.Fatalf("%s: code = %v, want %d; body %s", r.req, r.body["code"], code, r.raw)
 	}
 	if code == 0 {
 		wantKeys(r.t, r.body, "code", "message", "response")
@@ -223,7 +224,7 @@ func (r *result) wantError(status, code int, message string) {
 	r.t.Helper()
 	r.want(status, code)
 	if r.body["message"] != message {
-		r.t.Fatalf("message = %q, want %q", r.body["message"], message)
+		r.t.Fatalf("%s: message = %q, want %q", r.req, r.body["message"], message)
 	}
 }
 

@@ -24,21 +24,21 @@ func TestRequestLog_HasNoSecrets(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(logs), "\n")
-	if len(lines) != 5 {
-		t.Fatalf("want one log line per request (5), got %d:\n%s", len(lines), logs)
+	if len(lines) != 4 {
+		t.Fatalf("want one log line per request (4), got %d:\n%s", len(lines), logs)
 	}
 	var last struct {
 		HTTP map[string]any `json:"http"`
 	}
-	if err := json.Unmarshal([]byte(lines[4]), &last); err != nil {
+	if err := json.Unmarshal([]byte(lines[3]), &last); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"request_id", "method", "path", "route", "status", "duration_ms", "merchant_id"} {
 		if _, ok := last.HTTP[k]; !ok {
-			t.Errorf("log line lacks %s: %s", k, lines[4])
+			t.Errorf("log line lacks %s: %s", k, lines[3])
 		}
 	}
 	if last.HTTP["route"] != "/payments" || last.HTTP["status"] != float64(404) {
-		t.Errorf("log line = %s", lines[4])
+		t.Errorf("log line = %s", lines[3])
 	}
 }

@@ -122,9 +122,7 @@ func TestSandboxPayment_BadInput(t *testing.T) {
 		{"TwoObjects", `{"a":1}{"b":2}`, "body: must hold exactly one JSON object"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m.post("/sandbox/payments", c.body).wantError(400, -1, c.msg)
-		})
+		m.post("/sandbox/payments", c.body).wantError(400, -1, c.msg)
 	}
 	m.get("/payments/find/o").wantError(404, 1, "존재하지 않는 결제정보입니다.") // nothing was written
 }

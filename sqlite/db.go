@@ -1,0 +1,181 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+
+	"github.com/pressly/goose/v3"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/payport/payport"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrSchemaTooNew is returned by Migrate when the database was migrated by a
+// newer payport than this one.
+var ErrSchemaTooNew = errors.New("database schema is newer than this binary")
+
+// DB is a payport.Store on one SQLite file.
+type DB struct {
+	queries
+	writer *sql.DB
+	reader *sql.DB
+}
+
+var _ payport.Store = (*DB)(nil)
+
+// readerConns is the size of the read pool.
+const readerConns = 4
+
+// Open opens (creating if needed) the SQLite database at path. It does not
+// migrate; call Migrate.
+func Open(ctx context.Context, path string) (*DB, error) {
+	pragmas := "_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)"
+	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
+	writer, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetConnMaxIdleTime(0)
+	if err := writer.PingContext(ctx); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	reader, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	reader.SetMaxOpenConns(readerConns)
+	reader.SetMaxIdleConns(readerConns)
+	return &DB{queries: queries{q: reader}, writer: writer, reader: reader}, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.reader.Close(), db.writer.Close())
+}
+
+func (db *DB) provider() (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectSQLite3, db.writer, sub)
+}
+
+// SchemaVersion returns the version of the newest migration applied.
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	p, err := db.provider()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	v, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: schema version: %w", err)
+	}
+	return v, nil
+}
+
+// Migrate applies the embedded migrations the database lacks. A database
+// newer than the binary is refused with ErrSchemaTooNew.
+func (db *DB) Migrate(ctx context.Context) error {
+	p, err := db.provider()
+	if err != nil {
+		return fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("sqlite: schema version: %w", err)
+	}
+	sources := p.ListSources()
+	latest := sources[len(sources)-1].Version
+	if current > latest {
+		return fmt.Errorf("%w: database schema version %d is newer than this payport binary supports (%d); upgrade payport", ErrSchemaTooNew, current, latest)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	return nil
+}
+
+// Update runs fn in one IMMEDIATE write transaction on the single writer
+// connection. fn's error comes back unchanged.
+func (db *DB) Update(ctx context.Context, fn func(payport.Tx) error) (err error) {
+	sqlTx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return mapErr("begin", err)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			_ = sqlTx.Rollback()
+			panic(v)
+		}
+	}()
+	if err := fn(&tx{queries: queries{q: sqlTx}}); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	return mapErr("commit", sqlTx.Commit())
+}
+
+// tx is a write transaction.
+type tx struct {
+	queries
+}
+
+// querier is what *sql.DB and *sql.Tx have in common, so each query is
+// written once and runs on either.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+type queries struct {
+	q querier
+}
+
+// mapErr turns driver errors into domain errors by SQLite result code:
+// uniqueness violations become payport.ErrConflict, missing rows
+// payport.ErrNotFound; anything else is wrapped with the operation.
+func mapErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: %s: %w", op, payport.ErrNotFound)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return fmt.Errorf("sqlite: %s: %w", op, payport.ErrConflict)
+		}
+	}
+	return fmt.Errorf("sqlite: %s: %w", op, err)
+}
+
+// affected returns ErrNotFound when res changed no row.
+func affected(op string, res sql.Result, err error) error {
+	if err != nil {
+		return mapErr(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return mapErr(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlite: %s: %w", op, payport.ErrNotFound)
+	}
+	return nil
+}
