@@ -19,3 +19,7 @@ type ClockFunc func() time.Time
 
 // Now calls f.
 func (f ClockFunc) Now() time.Time { return f() }
+
+// KST is Korea Standard Time (UTC+9, no daylight saving), in which calendar
+// rules such as the mobile micro-payment refund month are judged.
+var KST = time.FixedZone("KST", 9*60*60)

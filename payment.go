@@ -22,6 +22,13 @@ func ParseStatus(s string) (Status, bool) {
 	return "", false
 }
 
+// customer_uid_usage values of a payment.
+const (
+	UsageIssue     = "issue"
+	UsagePayment   = "payment"
+	UsageScheduled = "payment.scheduled"
+)
+
 // Channel values of a payment.
 const (
 	ChannelPC     = "pc"
@@ -80,6 +87,7 @@ type Payment struct {
 	CashReceiptIssued bool
 	CustomerUID       string
 	CustomerUIDUsage  string
+	NoticeURL         string // where this payment's webhooks go; "" for the merchant's Notification URL
 	UpdatedAt         int64
 	CancelHistory     []CancelEntry
 }

@@ -45,6 +45,12 @@ type Reader interface {
 	// merchantUID under sort, restricted to status unless status is "",
 	// or ErrNotFound. Ties are broken by newest insertion first.
 	FindPayment(ctx context.Context, merchantID int64, merchantUID string, status Status, sort Sort) (Payment, error)
+	// BalanceHistory lists a payment's balance entries, oldest first (empty
+	// when it has none).
+	BalanceHistory(ctx context.Context, paymentID int64) ([]BalanceEntry, error)
+
+	// CustomerByUID returns the merchant's billing key, or ErrNotFound.
+	CustomerByUID(ctx context.Context, merchantID int64, customerUID string) (Customer, error)
 }
 
 // Tx is a read-write transaction.
@@ -86,6 +92,25 @@ type Tx interface {
 	// InsertPayment inserts p with its cancel history and sets p.ID and the
 	// entries' IDs. A taken imp_uid is ErrConflict.
 	InsertPayment(ctx context.Context, p *Payment) error
+	// LockPayment reads the merchant's payment like PaymentByIMPUID and
+	// holds a lock on it until the transaction ends, so that concurrent
+	// refunds of one payment are serialised.
+	LockPayment(ctx context.Context, merchantID int64, impUID string) (Payment, error)
+	// UpdatePayment stores every mutable field of p (all but ID,
+	// MerchantID, IMPUID, MerchantUID and CancelHistory), or returns
+	// ErrNotFound. The database refuses a cancel_amount above amount.
+	UpdatePayment(ctx context.Context, p Payment) error
+	// InsertCancel adds a cancel-history entry and sets c.ID.
+	InsertCancel(ctx context.Context, c *CancelEntry) error
+	// InsertBalance adds a balance entry and sets b.ID.
+	InsertBalance(ctx context.Context, b *BalanceEntry) error
+
+	// UpsertCustomer stores a billing key, replacing the merchant's key of
+	// the same customer_uid; a replaced key keeps its Inserted time.
+	UpsertCustomer(ctx context.Context, c Customer) error
+	// DeleteCustomer deletes a billing key, or returns ErrNotFound.
+	DeleteCustomer(ctx context.Context, merchantID int64, customerUID string) error
+
 	// InsertEvent adds a webhook outbox row and sets e.ID.
 	InsertEvent(ctx context.Context, e *Event) error
 }

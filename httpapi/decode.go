@@ -264,3 +264,46 @@ func (p *params) strs(name string) []string {
 		return nil
 	}
 }
+
+// bool returns a boolean field (false when absent); forms send "true"/"false" or "1"/"0".
+func (p *params) bool(name string) bool {
+	switch v := p.m[name].(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case string, json.Number:
+		b, err := strconv.ParseBool(p.str(name))
+		if err != nil {
+			p.fail(name, "must be true or false")
+		}
+		return b
+	default:
+		p.fail(name, "must be true or false")
+		return false
+	}
+}
+
+// decimals returns an object field whose members are numbers, as exact
+// decimal text keyed by member name; nil when absent.
+func (p *params) decimals(name string) map[string]string {
+	v, ok := p.m[name]
+	if !ok || v == nil {
+		return nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		p.fail(name, "must be an object")
+		return nil
+	}
+	out := make(map[string]string, len(obj))
+	sub := &params{m: obj}
+	for k := range obj {
+		out[k] = sub.decimal(k)
+		if sub.err != nil {
+			p.fail(name+"."+k, "must be a number")
+			return nil
+		}
+	}
+	return out
+}

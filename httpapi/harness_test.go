@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payport/payport/gateway/sandbox"
 	"github.com/payport/payport/httpapi"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
@@ -85,7 +86,7 @@ func setup(t *testing.T) *bundle {
 		t.Fatalf("migrate: %v", err)
 	}
 	clock := &testClock{t: time.Unix(testStart, 0)}
-	svc, err := service.New(db, service.Config{Clock: clock, SecretKey: bytes.Repeat([]byte("k"), 32), PublicURL: "http://payport.test"})
+	svc, err := service.New(db, service.Config{Gateway: sandbox.New(), Clock: clock, SecretKey: bytes.Repeat([]byte("k"), 32), PublicURL: "http://payport.test"})
 	if err != nil {
 		t.Fatalf("service: %v", err)
 	}

@@ -8,21 +8,18 @@ import (
 
 func (h *handler) payment(w http.ResponseWriter, r *http.Request) {
 	p, err := h.svc.Payment(r.Context(), merchantFrom(r), chi.URLParam(r, "imp_uid"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeOK(w, http.StatusOK, toPaymentJSON(p))
+	respond(w, r, p, err, toPaymentJSON)
+}
+
+func (h *handler) balance(w http.ResponseWriter, r *http.Request) {
+	b, err := h.svc.PaymentBalance(r.Context(), merchantFrom(r), chi.URLParam(r, "imp_uid"))
+	respond(w, r, b, err, toBalanceJSON)
 }
 
 func (h *handler) findPayment(w http.ResponseWriter, r *http.Request) {
 	p, err := h.svc.FindPayment(r.Context(), merchantFrom(r), chi.URLParam(r, "merchant_uid"),
 		chi.URLParam(r, "payment_status"), r.URL.Query().Get("sorting"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeOK(w, http.StatusOK, toPaymentJSON(p))
+	respond(w, r, p, err, toPaymentJSON)
 }
 
 // payments answers GET /payments: 200 when every identifier was found, 207
@@ -53,23 +50,4 @@ func (h *handler) payments(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusMultiStatus
 	}
 	writeOK(w, status, out)
-}
-
-func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request) {
-	p, err := decodeBody(r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	in := sandboxPaymentInput(p)
-	if p.err != nil {
-		writeError(w, r, p.err)
-		return
-	}
-	pay, err := h.svc.CreateSandboxPayment(r.Context(), merchantFrom(r), in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeOK(w, http.StatusOK, toPaymentJSON(pay))
 }

@@ -50,8 +50,17 @@ func New(svc *service.Service, opts Options) http.Handler {
 		r.Get("/payments/{imp_uid}", h.payment)
 		r.Get("/payments/find/{merchant_uid}", h.findPayment)
 		r.Get("/payments/find/{merchant_uid}/{payment_status}", h.findPayment)
+		r.Get("/payments/{imp_uid}/balance", h.balance)
+		r.Post("/payments/cancel", h.cancel)
+		r.Post("/vbanks", h.vbank)
+		r.Post("/subscribe/payments/onetime", h.onetime)
+		r.Post("/subscribe/payments/again", h.again)
+		r.Get("/subscribe/customers/{customer_uid}", h.customer)
+		r.Post("/subscribe/customers/{customer_uid}", h.issueCustomer)
+		r.Delete("/subscribe/customers/{customer_uid}", h.deleteCustomer)
 		if opts.Sandbox {
 			r.Post("/sandbox/payments", h.sandboxPayment)
+			r.Post("/sandbox/vbanks/{imp_uid}/deposit", h.deposit)
 		}
 	})
 	return r

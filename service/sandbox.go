@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/payport/payport"
 )
@@ -13,43 +12,20 @@ import (
 // a payment recorded as if made in the checkout window. Empty strings and
 // nil pointers are absent fields.
 type SandboxPaymentInput struct {
-	MerchantUID   string
-	Amount        string // decimal text, exact
-	Currency      string
-	Status        string
-	PayMethod     string
-	PGProvider    string
-	Channel       string
-	Name          string
-	BuyerName     string
-	BuyerEmail    string
-	BuyerTel      string
-	BuyerAddr     string
-	BuyerPostcode string
-	CustomData    string
-	UserAgent     string
-	FailReason    string
-	CancelReason  string
-	StartedAt     *int64
-	PaidAt        *int64
-}
-
-// Field length limits shared by the payment-creating operations (spec §8).
-var lengthLimits = []struct {
-	field string
-	max   int
-	get   func(*SandboxPaymentInput) string
-}{
-	{"merchant_uid", 40, func(in *SandboxPaymentInput) string { return in.MerchantUID }},
-	{"name", 40, func(in *SandboxPaymentInput) string { return in.Name }},
-	{"buyer_name", 16, func(in *SandboxPaymentInput) string { return in.BuyerName }},
-	{"buyer_email", 64, func(in *SandboxPaymentInput) string { return in.BuyerEmail }},
-	{"buyer_tel", 16, func(in *SandboxPaymentInput) string { return in.BuyerTel }},
-	{"buyer_addr", 128, func(in *SandboxPaymentInput) string { return in.BuyerAddr }},
-	{"buyer_postcode", 8, func(in *SandboxPaymentInput) string { return in.BuyerPostcode }},
-	{"user_agent", 512, func(in *SandboxPaymentInput) string { return in.UserAgent }},
-	{"fail_reason", 200, func(in *SandboxPaymentInput) string { return in.FailReason }},
-	{"cancel_reason", 200, func(in *SandboxPaymentInput) string { return in.CancelReason }},
+	Order
+	Status       string
+	PayMethod    string
+	PGProvider   string
+	Channel      string
+	UserAgent    string
+	FailReason   string
+	CancelReason string
+	StartedAt    *int64
+	PaidAt       *int64
+	// Balance holds the composite parts of a payco payment as decimal
+	// text, keyed primary, secondary, discount, cash_receipt; nil puts the
+	// whole amount in primary.
+	Balance map[string]string
 }
 
 // CreateSandboxPayment records a payment in any status for the merchant and
@@ -63,11 +39,26 @@ func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, 
 	if err != nil {
 		return payport.Payment{}, err
 	}
+	var bal *payport.BalanceEntry
+	if p.PGProvider == "payco" {
+		if bal, err = sandboxBalance(in.Balance, p); err != nil {
+			return payport.Payment{}, err
+		}
+	} else if in.Balance != nil {
+		return payport.Payment{}, payport.Invalid("balance", "only payco payments have a balance")
+	}
 	err = s.store.Update(ctx, func(tx payport.Tx) error {
 		if err := tx.ClaimMerchantUID(ctx, m.ID, p.MerchantUID, false); err != nil {
 			return err
 		}
-		return s.insertPayment(ctx, tx, &p)
+		if err := s.insertPayment(ctx, tx, &p); err != nil {
+			return err
+		}
+		if bal != nil {
+			bal.PaymentID = p.ID
+			return tx.InsertBalance(ctx, bal)
+		}
+		return nil
 	})
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("sandbox payment: %w", err)
@@ -76,19 +67,15 @@ func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, 
 }
 
 func (s *Service) buildSandboxPayment(m payport.Merchant, in SandboxPaymentInput, settings []payport.PGSetting) (payport.Payment, error) {
-	if err := in.validate(); err != nil {
+	cur, amount, err := in.validate()
+	if err != nil {
 		return payport.Payment{}, err
 	}
 	now := s.now(m)
-	p := payport.Payment{
-		MerchantID: m.ID, MerchantUID: in.MerchantUID, PayMethod: orDefault(in.PayMethod, "card"),
-		Channel: orDefault(in.Channel, payport.ChannelPC), Status: payport.Status(orDefault(in.Status, string(payport.StatusPaid))),
-		Name: in.Name, BuyerName: in.BuyerName, BuyerEmail: in.BuyerEmail, BuyerTel: in.BuyerTel,
-		BuyerAddr: in.BuyerAddr, BuyerPostcode: in.BuyerPostcode, CustomData: in.CustomData, UserAgent: in.UserAgent,
-		StartedAt: valueOr(in.StartedAt, now), UpdatedAt: now,
-	}
-	p.Currency, _ = payport.ParseCurrency(in.Currency)
-	p.Amount, _ = payport.ParseAmount(in.Amount, p.Currency)
+	p := orderPayment(m, in.Order, cur, amount, now)
+	p.PayMethod, p.Channel = orDefault(in.PayMethod, "card"), orDefault(in.Channel, payport.ChannelPC)
+	p.Status, p.UserAgent = payport.Status(orDefault(in.Status, string(payport.StatusPaid))), in.UserAgent
+	p.StartedAt = valueOr(in.StartedAt, now)
 	p.PGProvider, p.PGID = sandboxPG(in.PGProvider, settings)
 	p.PGTID = s.pgTID(p.PGID, now)
 	if p.Status != payport.StatusReady && p.Status != payport.StatusFailed {
@@ -109,44 +96,37 @@ func (s *Service) buildSandboxPayment(m payport.Merchant, in SandboxPaymentInput
 	return p, nil
 }
 
-func (in *SandboxPaymentInput) validate() error {
-	if in.MerchantUID == "" {
-		return payport.Invalid("merchant_uid", "required")
+func (in *SandboxPaymentInput) validate() (payport.Currency, int64, error) {
+	cur, amount, err := in.Order.validate()
+	if err != nil {
+		return "", 0, err
 	}
-	for _, l := range lengthLimits {
-		if utf8.RuneCountInString(l.get(in)) > l.max {
-			return payport.Invalid(l.field, fmt.Sprintf("must be at most %d characters", l.max))
+	for _, l := range []struct {
+		field, value string
+		max          int
+	}{{"user_agent", in.UserAgent, 512}, {"fail_reason", in.FailReason, 200}, {"cancel_reason", in.CancelReason, 200}} {
+		if err := maxLen(l.field, l.value, l.max); err != nil {
+			return "", 0, err
 		}
 	}
-	cur, ok := payport.ParseCurrency(in.Currency)
-	if !ok {
-		return payport.Invalid("currency", "unsupported currency code "+fmt.Sprintf("%q", in.Currency))
-	}
-	if in.Amount == "" {
-		return payport.Invalid("amount", "required")
-	}
-	if v, ok := payport.ParseAmount(in.Amount, cur); !ok || v <= 0 {
-		exp, _ := cur.Exponent()
-		return payport.Invalid("amount", fmt.Sprintf("must be a positive number with at most %d decimals for %s", exp, cur))
-	}
 	if _, ok := payport.ParseStatus(orDefault(in.Status, "paid")); !ok {
-		return payport.Invalid("status", "must be one of ready, paid, failed, cancelled")
+		return "", 0, payport.Invalid("status", "must be one of ready, paid, failed, cancelled")
 	}
 	if !payport.PayMethods[orDefault(in.PayMethod, "card")] {
-		return payport.Invalid("pay_method", fmt.Sprintf("unknown pay_method %q", in.PayMethod))
+		return "", 0, payport.Invalid("pay_method", fmt.Sprintf("unknown pay_method %q", in.PayMethod))
 	}
 	if _, ok := payport.PGProviders[in.PGProvider]; in.PGProvider != "" && !ok {
-		return payport.Invalid("pg_provider", fmt.Sprintf("unknown pg_provider %q", in.PGProvider))
+		return "", 0, payport.Invalid("pg_provider", fmt.Sprintf("unknown pg_provider %q", in.PGProvider))
 	}
 	if c := orDefault(in.Channel, payport.ChannelPC); c != payport.ChannelPC && c != payport.ChannelMobile {
-		return payport.Invalid("channel", "must be pc or mobile")
+		return "", 0, payport.Invalid("channel", "must be pc or mobile")
 	}
 	for field, v := range map[string]*int64{"started_at": in.StartedAt, "paid_at": in.PaidAt} {
 		if v != nil && *v <= 0 {
-			return payport.Invalid(field, "must be a positive UNIX timestamp")
+			return "", 0, payport.Invalid(field, "must be a positive UNIX timestamp")
 		}
 	}
-	return nil
+	return cur, amount, nil
 }
 
 // sandboxPG resolves a sandbox payment's provider and pg_id: the named

@@ -11,6 +11,7 @@ import (
 // Service is the application layer. It is safe for concurrent use.
 type Service struct {
 	store     payport.Store
+	gateway   payport.Gateway
 	clock     payport.Clock
 	keys      Keys
 	publicURL string
@@ -18,6 +19,8 @@ type Service struct {
 
 // Config holds what a Service needs besides storage.
 type Config struct {
+	// Gateway moves money; required.
+	Gateway payport.Gateway
 	// Clock defaults to the system clock.
 	Clock payport.Clock
 	// SecretKey is the server key that hashes secrets and derives tokens.
@@ -32,11 +35,15 @@ func New(store payport.Store, cfg Config) (*Service, error) {
 	if len(cfg.SecretKey) < 32 {
 		return nil, fmt.Errorf("service: secret key must be at least 32 bytes, got %d", len(cfg.SecretKey))
 	}
+	if cfg.Gateway == nil {
+		return nil, fmt.Errorf("service: a gateway is required")
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = payport.SystemClock{}
 	}
 	return &Service{
 		store:     store,
+		gateway:   cfg.Gateway,
 		clock:     cfg.Clock,
 		keys:      Keys{secret: cfg.SecretKey},
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),

@@ -147,7 +147,9 @@ type queries struct {
 
 // mapErr turns driver errors into domain errors by SQLite result code:
 // uniqueness violations become payport.ErrConflict, missing rows
-// payport.ErrNotFound; anything else is wrapped with the operation.
+// payport.ErrNotFound; anything else is wrapped with the operation. A
+// violated CHECK constraint stays an internal error (the service validates
+// first, so reaching one is a bug), named as such in the message.
 func mapErr(op string, err error) error {
 	if err == nil {
 		return nil
@@ -160,6 +162,8 @@ func mapErr(op string, err error) error {
 		switch se.Code() {
 		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
 			return fmt.Errorf("sqlite: %s: %w", op, payport.ErrConflict)
+		case sqlite3.SQLITE_CONSTRAINT_CHECK:
+			return fmt.Errorf("sqlite: %s: check constraint violated: %w", op, err)
 		}
 	}
 	return fmt.Errorf("sqlite: %s: %w", op, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/payport/payport"
 )
@@ -14,7 +15,7 @@ const paymentColumns = `id, merchant_id, imp_uid, merchant_uid, pay_method, chan
 	card_type, vbank_code, vbank_name, vbank_num, vbank_holder, vbank_date, vbank_issued_at, name, amount,
 	cancel_amount, currency, buyer_name, buyer_email, buyer_tel, buyer_addr, buyer_postcode, custom_data,
 	user_agent, status, started_at, paid_at, failed_at, cancelled_at, fail_reason, cancel_reason, receipt_url,
-	cash_receipt_issued, customer_uid, customer_uid_usage, updated_at`
+	cash_receipt_issued, customer_uid, customer_uid_usage, notice_url, updated_at`
 
 // paymentFields returns pointers to p's fields in column order, for Scan and,
 // dereferenced, for INSERT.
@@ -25,7 +26,7 @@ func paymentFields(p *payport.Payment) []any {
 		&p.VBankHolder, &p.VBankDate, &p.VBankIssuedAt, &p.Name, &p.Amount, &p.CancelAmount, &p.Currency,
 		&p.BuyerName, &p.BuyerEmail, &p.BuyerTel, &p.BuyerAddr, &p.BuyerPostcode, &p.CustomData, &p.UserAgent,
 		&p.Status, &p.StartedAt, &p.PaidAt, &p.FailedAt, &p.CancelledAt, &p.FailReason, &p.CancelReason,
-		&p.ReceiptURL, &p.CashReceiptIssued, &p.CustomerUID, &p.CustomerUIDUsage, &p.UpdatedAt}
+		&p.ReceiptURL, &p.CashReceiptIssued, &p.CustomerUID, &p.CustomerUIDUsage, &p.NoticeURL, &p.UpdatedAt}
 }
 
 // insertValues dereferences paymentFields, leaving out the id.
@@ -52,6 +53,29 @@ func insertValues(p *payport.Payment) []any {
 	}
 	return vals
 }
+
+// immutablePaymentColumns is the number of leading columns of
+// paymentColumns that UpdatePayment never writes: id, merchant_id, imp_uid
+// and merchant_uid.
+const immutablePaymentColumns = 4
+
+// paymentUpdateSet is the SET list of UpdatePayment: every column of
+// paymentColumns after the immutable ones, in order, so that it stays in
+// step with paymentFields (and thus with insertValues) by construction.
+var paymentUpdateSet = func() string {
+	cols := strings.Split(paymentColumns, ",")
+	for i := range cols {
+		cols[i] = strings.TrimSpace(cols[i])
+	}
+	if strings.Join(cols[:immutablePaymentColumns], ",") != "id,merchant_id,imp_uid,merchant_uid" {
+		panic("sqlite: paymentColumns must begin with id, merchant_id, imp_uid, merchant_uid")
+	}
+	set := cols[immutablePaymentColumns:]
+	for i, c := range set {
+		set[i] = c + " = ?"
+	}
+	return strings.Join(set, ", ")
+}()
 
 // sortColumns is the whitelist of ORDER BY columns for FindPayment.
 var sortColumns = map[string]string{"started": "started_at", "paid": "paid_at", "updated": "updated_at"}
@@ -116,13 +140,35 @@ func (t *tx) InsertPayment(ctx context.Context, p *payport.Payment) error {
 	for i := range p.CancelHistory {
 		c := &p.CancelHistory[i]
 		c.PaymentID = p.ID
-		err := t.q.QueryRowContext(ctx, `INSERT INTO payment_cancels (payment_id, pg_tid, amount, cancelled_at, reason, receipt_url)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c.PaymentID, c.PGTID, c.Amount, c.CancelledAt, c.Reason, c.ReceiptURL).Scan(&c.ID)
-		if err != nil {
-			return mapErr("insert cancel entry", err)
+		if err := t.InsertCancel(ctx, c); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// LockPayment implements payport.Tx. On SQLite the transaction already
+// holds the database's only write lock, so reading is enough: no other
+// transaction can change the payment before this one ends.
+func (t *tx) LockPayment(ctx context.Context, merchantID int64, impUID string) (payport.Payment, error) {
+	return t.payment(ctx, "lock payment", `SELECT `+paymentColumns+` FROM payments
+		WHERE merchant_id = ? AND imp_uid = ?`, merchantID, impUID)
+}
+
+// UpdatePayment implements payport.Tx. The row is identified by p.ID; the
+// CHECK constraint on cancel_amount refuses a cancel_amount above amount
+// (an internal error: the service checks the cancellable amount first).
+func (t *tx) UpdatePayment(ctx context.Context, p payport.Payment) error {
+	args := append(insertValues(&p)[immutablePaymentColumns-1:], p.ID)
+	res, err := t.q.ExecContext(ctx, `UPDATE payments SET `+paymentUpdateSet+` WHERE id = ?`, args...)
+	return affected("update payment", res, err)
+}
+
+// InsertCancel implements payport.Tx.
+func (t *tx) InsertCancel(ctx context.Context, c *payport.CancelEntry) error {
+	err := t.q.QueryRowContext(ctx, `INSERT INTO payment_cancels (payment_id, pg_tid, amount, cancelled_at, reason, receipt_url)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c.PaymentID, c.PGTID, c.Amount, c.CancelledAt, c.Reason, c.ReceiptURL).Scan(&c.ID)
+	return mapErr("insert cancel", err)
 }
 
 // InsertEvent implements payport.Tx.

@@ -37,6 +37,17 @@ func Run(t *testing.T, open Opener) {
 		{"Payment_DuplicateIMPUIDIsConflict", testPaymentDuplicateIMPUID},
 		{"Payment_FindSortsAndFilters", testFindPayment},
 		{"Event_Insert", testEventInsert},
+		{"Payment_NoticeURLRoundTrip", testPaymentNoticeURL},
+		{"Payment_UpdateRoundTrip", testPaymentUpdateRoundTrip},
+		{"Payment_UpdateUnknownIsNotFound", testPaymentUpdateUnknown},
+		{"Payment_UpdateRefusesCancelAboveAmount", testPaymentUpdateRefusesOvercancel},
+		{"Payment_InsertCancelAppendsToHistory", testPaymentInsertCancel},
+		{"Payment_LockSerialisesRefunds", testPaymentLockAndRefundConcurrent},
+		{"Balance_HistoryOrderAndEmpty", testBalanceHistory},
+		{"Customer_RoundTrip", testCustomerRoundTrip},
+		{"Customer_UpsertReplacesKeepsInserted", testCustomerUpsertKeepsInserted},
+		{"Customer_IsolationBetweenMerchants", testCustomerIsolation},
+		{"Customer_DeleteThenNotFound", testCustomerDelete},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/payport/payport"
+	"github.com/payport/payport/gateway/sandbox"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
 )
@@ -43,7 +44,7 @@ func openService(ctx context.Context, cfg config) (*service.Service, payport.Sto
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := service.New(store, service.Config{SecretKey: key, PublicURL: cfg.PublicURL})
+	svc, err := service.New(store, service.Config{Gateway: sandbox.New(), SecretKey: key, PublicURL: cfg.PublicURL})
 	if err != nil {
 		store.Close()
 		return nil, nil, err
