@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -23,6 +24,8 @@ import (
 	"github.com/payport/payport/httpapi"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
+
+	_ "modernc.org/sqlite" // read the database file directly
 )
 
 // testClock is a clock tests move by hand: no sleeping.
@@ -48,6 +51,7 @@ func (c *testClock) Advance(d time.Duration) {
 type bundle struct {
 	t     *testing.T
 	url   string
+	db    string // path of the SQLite file
 	svc   *service.Service
 	clock *testClock
 	logs  *syncBuffer
@@ -77,7 +81,8 @@ func setup(t *testing.T) *bundle {
 	t.Helper()
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "payport.db"))
+	path := filepath.Join(t.TempDir(), "payport.db")
+	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -94,7 +99,7 @@ func setup(t *testing.T) *bundle {
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true, Logger: logger}))
 	t.Cleanup(srv.Close)
-	return &bundle{t: t, url: srv.URL, svc: svc, clock: clock, logs: logs}
+	return &bundle{t: t, url: srv.URL, db: path, svc: svc, clock: clock, logs: logs}
 }
 
 // merchant is a created merchant with its credentials and, once asked, a token.
@@ -288,3 +293,49 @@ func mask(t *testing.T, m map[string]any, field, pattern string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// outboxRow is a webhook outbox row as stored.
+type outboxRow struct {
+	WebhookID, URL, Type, IMPUID, MerchantUID, Status, CancellationID, State string
+	MerchantID                                                                int64
+}
+
+// outbox reads the webhook outbox rows of the database, oldest first,
+// straight from the SQLite file.
+func (b *bundle) outbox() []outboxRow {
+	b.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+b.db+"?mode=ro")
+	if err != nil {
+		b.t.Fatalf("open %s: %v", b.db, err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT webhook_id, url, type, imp_uid, merchant_uid, status, cancellation_id, state, merchant_id FROM webhook_events ORDER BY id`)
+	if err != nil {
+		b.t.Fatalf("outbox: %v", err)
+	}
+	defer rows.Close()
+	var out []outboxRow
+	for rows.Next() {
+		var r outboxRow
+		if err := rows.Scan(&r.WebhookID, &r.URL, &r.Type, &r.IMPUID, &r.MerchantUID, &r.Status, &r.CancellationID, &r.State, &r.MerchantID); err != nil {
+			b.t.Fatalf("outbox: %v", err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// count returns the number of rows of a table, straight from the SQLite file.
+func (b *bundle) count(table string) int {
+	b.t.Helper()
+	db, err := sql.Open("sqlite", "file:"+b.db+"?mode=ro")
+	if err != nil {
+		b.t.Fatalf("open %s: %v", b.db, err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
+		b.t.Fatalf("count %s: %v", table, err)
+	}
+	return n
+}
