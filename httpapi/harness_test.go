@@ -297,7 +297,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // outboxRow is a webhook outbox row as stored.
 type outboxRow struct {
 	WebhookID, URL, Type, IMPUID, MerchantUID, Status, CancellationID, State string
-	MerchantID                                                                int64
+	MerchantID                                                               int64
 }
 
 // outbox reads the webhook outbox rows of the database, oldest first,
