@@ -65,7 +65,9 @@ func (s *Service) PaymentBalance(ctx context.Context, m payport.Merchant, impUID
 	if len(entries) == 0 { // recorded before balances were kept: all primary
 		entries = []payport.BalanceEntry{{CreatedAt: p.PaidAt, Primary: payport.BalancePart{Amount: p.Amount - p.CancelAmount}}}
 	}
-	b := Balance{Amount: p.Amount - p.CancelAmount, Currency: p.Currency, Histories: make([]BalanceHistory, len(entries))}
+	// amount is the original total (OpenAPI: 최초 총 결제금액); the parts
+	// carry the refunds.
+	b := Balance{Amount: p.Amount, Currency: p.Currency, Histories: make([]BalanceHistory, len(entries))}
 	for i, e := range entries {
 		b.Histories[i] = historyOf(e)
 	}
@@ -74,14 +76,16 @@ func (s *Service) PaymentBalance(ctx context.Context, m payport.Merchant, impUID
 	return b, nil
 }
 
-// sandboxBalance builds the first balance entry of a payco sandbox
-// payment from the request's parts (decimal text): primary, secondary and
+// sandboxBalance builds the balance entries of a payco sandbox payment
+// from the request's parts (decimal text): primary, secondary and
 // discount must add up to the amount; cash_receipt may not exceed it.
-func sandboxBalance(parts map[string]string, p payport.Payment) (*payport.BalanceEntry, error) {
+// A payment recorded as refunded also gets the entry of its refund
+// (decisions §3.6: every payment and refund adds an entry).
+func sandboxBalance(parts map[string]string, p payport.Payment) ([]payport.BalanceEntry, error) {
 	e := &payport.BalanceEntry{CreatedAt: max(p.PaidAt, p.StartedAt)}
 	if parts == nil {
 		e.Primary.Amount = p.Amount
-		return afterCancel(e, p.CancelAmount), nil
+		return withRefund(*e, p), nil
 	}
 	dst := map[string]*int64{"primary": &e.Primary.Amount, "secondary": &e.Secondary.Amount, "discount": &e.Discount.Amount, "cash_receipt": &e.CashReceipt.Amount}
 	for k, v := range parts {
@@ -102,7 +106,20 @@ func sandboxBalance(parts map[string]string, p payport.Payment) (*payport.Balanc
 	if e.CashReceipt.Amount > p.Amount {
 		return nil, payport.Invalid("balance.cash_receipt", "must not exceed amount")
 	}
-	return afterCancel(e, p.CancelAmount), nil
+	return withRefund(*e, p), nil
+}
+
+// withRefund returns the payment's entry e and, when p has refunds, the
+// entry after them, created when p was cancelled.
+func withRefund(e payport.BalanceEntry, p payport.Payment) []payport.BalanceEntry {
+	out := []payport.BalanceEntry{e}
+	if p.CancelAmount > 0 {
+		r := e
+		afterCancel(&r, p.CancelAmount)
+		r.CreatedAt = p.CancelledAt
+		out = append(out, r)
+	}
+	return out
 }
 
 // afterCancel returns the entry with refunded subtracted from primary, then

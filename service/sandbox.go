@@ -39,7 +39,7 @@ func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, 
 	if err != nil {
 		return payport.Payment{}, err
 	}
-	var bal *payport.BalanceEntry
+	var bal []payport.BalanceEntry
 	if p.PGProvider == "payco" {
 		if bal, err = sandboxBalance(in.Balance, p); err != nil {
 			return payport.Payment{}, err
@@ -54,9 +54,11 @@ func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, 
 		if err := s.insertPayment(ctx, tx, &p); err != nil {
 			return err
 		}
-		if bal != nil {
-			bal.PaymentID = p.ID
-			return tx.InsertBalance(ctx, bal)
+		for i := range bal {
+			bal[i].PaymentID = p.ID
+			if err := tx.InsertBalance(ctx, &bal[i]); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
