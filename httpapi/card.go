@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/payport/payport"
 	"github.com/payport/payport/service"
 )
@@ -34,7 +32,7 @@ func (h *handler) again(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) issueCustomer(w http.ResponseWriter, r *http.Request) {
-	uid := chi.URLParam(r, "customer_uid")
+	uid := pathParam(r, "customer_uid")
 	call(w, r, func(p *params) service.CustomerInput {
 		return service.CustomerInput{
 			Card: card(p), PG: p.str("pg"), CustomerName: p.str("customer_name"), CustomerTel: p.str("customer_tel"),
@@ -46,12 +44,12 @@ func (h *handler) issueCustomer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) customer(w http.ResponseWriter, r *http.Request) {
-	c, err := h.svc.Customer(r.Context(), merchantFrom(r), chi.URLParam(r, "customer_uid"))
+	c, err := h.svc.Customer(r.Context(), merchantFrom(r), pathParam(r, "customer_uid"))
 	respond(w, r, c, err, toCustomerJSON)
 }
 
 func (h *handler) deleteCustomer(w http.ResponseWriter, r *http.Request) {
-	c, err := h.svc.DeleteCustomer(r.Context(), merchantFrom(r), chi.URLParam(r, "customer_uid"))
+	c, err := h.svc.DeleteCustomer(r.Context(), merchantFrom(r), pathParam(r, "customer_uid"))
 	respond(w, r, c, err, toCustomerJSON)
 }
 

@@ -3,6 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/payport/payport"
 )
@@ -32,4 +35,15 @@ func respond[Out, View any](w http.ResponseWriter, r *http.Request, out Out, err
 		return
 	}
 	writeOK(w, http.StatusOK, view(out))
+}
+
+// pathParam returns a path parameter decoded: the router matches the
+// escaped path, so `user%40example.com` arrives as it was sent. A value
+// that does not decode is returned as is (it then matches nothing).
+func pathParam(r *http.Request, name string) string {
+	v := chi.URLParam(r, name)
+	if dec, err := url.PathUnescape(v); err == nil {
+		return dec
+	}
+	return v
 }

@@ -2,23 +2,21 @@ package httpapi
 
 import (
 	"net/http"
-
-	"github.com/go-chi/chi/v5"
 )
 
 func (h *handler) payment(w http.ResponseWriter, r *http.Request) {
-	p, err := h.svc.Payment(r.Context(), merchantFrom(r), chi.URLParam(r, "imp_uid"))
+	p, err := h.svc.Payment(r.Context(), merchantFrom(r), pathParam(r, "imp_uid"))
 	respond(w, r, p, err, toPaymentJSON)
 }
 
 func (h *handler) balance(w http.ResponseWriter, r *http.Request) {
-	b, err := h.svc.PaymentBalance(r.Context(), merchantFrom(r), chi.URLParam(r, "imp_uid"))
+	b, err := h.svc.PaymentBalance(r.Context(), merchantFrom(r), pathParam(r, "imp_uid"))
 	respond(w, r, b, err, toBalanceJSON)
 }
 
 func (h *handler) findPayment(w http.ResponseWriter, r *http.Request) {
-	p, err := h.svc.FindPayment(r.Context(), merchantFrom(r), chi.URLParam(r, "merchant_uid"),
-		chi.URLParam(r, "payment_status"), r.URL.Query().Get("sorting"))
+	p, err := h.svc.FindPayment(r.Context(), merchantFrom(r), pathParam(r, "merchant_uid"),
+		pathParam(r, "payment_status"), r.URL.Query().Get("sorting"))
 	respond(w, r, p, err, toPaymentJSON)
 }
 

@@ -3,8 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/payport/payport/service"
 )
 
@@ -48,6 +46,6 @@ func (h *handler) sandboxPayment(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) deposit(w http.ResponseWriter, r *http.Request) {
-	p, err := h.svc.Deposit(r.Context(), merchantFrom(r), chi.URLParam(r, "imp_uid"))
+	p, err := h.svc.Deposit(r.Context(), merchantFrom(r), pathParam(r, "imp_uid"))
 	respond(w, r, p, err, toPaymentJSON)
 }

@@ -177,7 +177,7 @@ func (s *Service) insertPayment(ctx context.Context, tx payport.Tx, p *payport.P
 }
 
 func (s *Service) pgTID(pgID string, now int64) string {
-	return pgID + time.Unix(now, 0).UTC().Format("060102150405") + randomDigits(6)
+	return pgID + time.Unix(now, 0).In(payport.KST).Format("060102150405") + randomDigits(6)
 }
 
 func (s *Service) receiptURL() string { return s.publicURL + "/receipts/" + randomID() }
