@@ -15,7 +15,20 @@ type Event struct {
 	CreatedAt     int64
 	State         string // "pending", "delivered", "failed"
 	Attempts      int
-	NextAttemptAt int64
+	NextAttemptAt int64 // server time of the next delivery attempt
+	// History lists the delivery attempts, oldest first; filled by
+	// EventsByMerchant and EventByID only.
+	History []Attempt
+}
+
+// Attempt is one delivery attempt of an event.
+type Attempt struct {
+	ID          int64
+	EventID     int64
+	AttemptedAt int64 // server time, UNIX seconds
+	DurationMS  int64
+	HTTPStatus  int    // 0 when no response arrived
+	Error       string // network error or "", never the response body
 }
 
 // Event delivery states.

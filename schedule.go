@@ -35,3 +35,30 @@ type Schedule struct {
 	PaymentStatus Status // "" until executed
 	FailReason    string
 }
+
+// ParseScheduleStatus validates a schedule status.
+func ParseScheduleStatus(s string) (ScheduleStatus, bool) {
+	switch st := ScheduleStatus(s); st {
+	case ScheduleScheduled, ScheduleExecuted, ScheduleRevoked:
+		return st, true
+	}
+	return "", false
+}
+
+// ScheduleQuery selects a billing key's schedules for the list API
+// (decisions §5.4): From <= schedule_at < To, optionally in one status,
+// newest schedule_at first, Limit rows after skipping Offset.
+type ScheduleQuery struct {
+	MerchantID  int64
+	CustomerUID string
+	From, To    int64
+	Status      ScheduleStatus // "" for every status
+	Offset      int
+	Limit       int
+}
+
+// Schedule list limits (decisions §5.4).
+const (
+	SchedulePageSize     = 20
+	ScheduleWindowMonths = 3
+)

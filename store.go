@@ -51,6 +51,18 @@ type Reader interface {
 
 	// CustomerByUID returns the merchant's billing key, or ErrNotFound.
 	CustomerByUID(ctx context.Context, merchantID int64, customerUID string) (Customer, error)
+
+	// ScheduleByMerchantUID returns the merchant's schedule of an order, or ErrNotFound.
+	ScheduleByMerchantUID(ctx context.Context, merchantID int64, merchantUID string) (Schedule, error)
+	// Schedules returns the schedules q selects and how many match it in
+	// all (ignoring Offset and Limit).
+	Schedules(ctx context.Context, q ScheduleQuery) ([]Schedule, int, error)
+
+	// EventsByMerchant lists the merchant's webhook events with their
+	// attempts, newest first, at most limit.
+	EventsByMerchant(ctx context.Context, merchantID int64, limit int) ([]Event, error)
+	// EventByID returns one of the merchant's events with its attempts, or ErrNotFound.
+	EventByID(ctx context.Context, merchantID, id int64) (Event, error)
 }
 
 // Tx is a read-write transaction.
@@ -113,4 +125,39 @@ type Tx interface {
 
 	// InsertEvent adds a webhook outbox row and sets e.ID.
 	InsertEvent(ctx context.Context, e *Event) error
+
+	// InsertSchedule inserts s and sets s.ID. A merchant_uid the merchant's
+	// schedules already use is ErrConflict.
+	InsertSchedule(ctx context.Context, s *Schedule) error
+	// DueSchedules returns up to limit schedules in status scheduled whose
+	// schedule_at has been reached on their merchant's clock (the server
+	// time now plus the merchant's clock offset), oldest first. On engines
+	// with row locks the rows are locked and rows locked by another
+	// transaction are skipped, so several nodes claim disjoint batches.
+	DueSchedules(ctx context.Context, now int64, limit int) ([]Schedule, error)
+	// FinishSchedule records the execution of s (status executed, IMPUID,
+	// ExecutedAt, PaymentStatus, FailReason) only if it is still
+	// scheduled, and reports whether it was: the row count is the claim.
+	FinishSchedule(ctx context.Context, s Schedule) (bool, error)
+	// RevokeSchedules revokes, at `at`, the merchant's schedules that are
+	// still scheduled and match: customerUID unless "", and merchantUIDs
+	// unless empty (at least one of the two is given). It returns the
+	// revoked schedules, oldest schedule_at first.
+	RevokeSchedules(ctx context.Context, merchantID int64, customerUID string, merchantUIDs []string, at int64) ([]Schedule, error)
+	// SetSchedulePaymentStatus sets the payment_status of the merchant's
+	// executed schedule whose payment is impUID (no error when none is).
+	SetSchedulePaymentStatus(ctx context.Context, merchantID int64, impUID string, status Status) error
+
+	// ClaimEvents leases up to limit pending events whose NextAttemptAt has
+	// come (<= now) and that no live lease holds, until leaseUntil, oldest
+	// first, and returns them. A crashed dispatcher's lease runs out and
+	// its events are claimed again.
+	ClaimEvents(ctx context.Context, now, leaseUntil int64, limit int) ([]Event, error)
+	// RecordAttempt stores a delivery attempt of event a.EventID, sets the
+	// event's state, attempt count (+1) and next attempt time, and ends its
+	// lease. ErrNotFound when the event does not exist.
+	RecordAttempt(ctx context.Context, a *Attempt, state string, nextAttemptAt int64) error
+	// RedeliverEvent makes one of the merchant's events pending again,
+	// due at now, with its attempt count reset; ErrNotFound when none.
+	RedeliverEvent(ctx context.Context, merchantID, id, now int64) error
 }

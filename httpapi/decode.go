@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -306,4 +307,40 @@ func (p *params) decimals(name string) map[string]string {
 		}
 	}
 	return out
+}
+
+// objects returns an array field whose elements are objects (JSON) or
+// bracketed form groups (`a[0][b]=…`), each as params that report errors
+// under `name[i].field`; nil when absent.
+func (p *params) objects(name string) []*params {
+	v, ok := p.m[name]
+	if !ok || v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		if obj, isObj := v.(map[string]any); isObj && len(obj) == 0 {
+			return nil
+		}
+		p.fail(name, "must be an array of objects")
+		return nil
+	}
+	out := make([]*params, len(list))
+	for i, e := range list {
+		obj, ok := e.(map[string]any)
+		if !ok {
+			p.fail(fmt.Sprintf("%s[%d]", name, i), "must be an object")
+			return nil
+		}
+		out[i] = &params{m: obj}
+	}
+	return out
+}
+
+// adopt takes the first error of a nested params, naming the field under prefix.
+func (p *params) adopt(prefix string, sub *params) {
+	var e *payport.Error
+	if sub.err != nil && p.err == nil && errors.As(sub.err, &e) {
+		p.err = &payport.Error{Kind: e.Kind, Message: prefix + e.Message}
+	}
 }

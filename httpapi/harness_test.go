@@ -20,10 +20,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payport/payport"
 	"github.com/payport/payport/gateway/sandbox"
 	"github.com/payport/payport/httpapi"
+	"github.com/payport/payport/scheduler"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
+	"github.com/payport/payport/webhook"
 
 	_ "modernc.org/sqlite" // read the database file directly
 )
@@ -52,6 +55,7 @@ type bundle struct {
 	t     *testing.T
 	url   string
 	db    string // path of the SQLite file
+	store payport.Store
 	svc   *service.Service
 	clock *testClock
 	logs  *syncBuffer
@@ -99,7 +103,39 @@ func setup(t *testing.T) *bundle {
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true, Logger: logger}))
 	t.Cleanup(srv.Close)
-	return &bundle{t: t, url: srv.URL, db: path, svc: svc, clock: clock, logs: logs}
+	return &bundle{t: t, url: srv.URL, db: path, store: db, svc: svc, clock: clock, logs: logs}
+}
+
+// setupRunning is setup with the scheduler and the webhook dispatcher
+// running in the background on the test clock, as `payport serve` runs
+// them; they stop when the test ends.
+func setupRunning(t *testing.T) *bundle {
+	t.Helper()
+	b := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	sched := scheduler.New(b.svc, nil)
+	sched.Poll = 20 * time.Millisecond
+	b.svc.OnSchedulesDue(sched.Notify)
+	disp := &webhook.Dispatcher{Store: b.store, Clock: b.clock, Secret: b.svc.WebhookSecret, Poll: 20 * time.Millisecond}
+	b.svc.OnWebhookDue(disp.Notify)
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = sched.Run(ctx) })
+	wg.Go(func() { _ = disp.Run(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	return b
+}
+
+// eventually polls cond until it holds or the deadline passes: the way to
+// wait for background work without sleeping for a fixed time.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // merchant is a created merchant with its credentials and, once asked, a token.

@@ -58,7 +58,16 @@ func New(svc *service.Service, opts Options) http.Handler {
 		r.Get("/subscribe/customers/{customer_uid}", h.customer)
 		r.Post("/subscribe/customers/{customer_uid}", h.issueCustomer)
 		r.Delete("/subscribe/customers/{customer_uid}", h.deleteCustomer)
+		r.Get("/subscribe/customers/{customer_uid}/schedules", h.schedules)
+		r.Post("/subscribe/payments/schedule", h.schedule)
+		r.Get("/subscribe/payments/schedule/customers/{customer_uid}", h.schedules)
+		r.Get("/subscribe/payments/schedule/{merchant_uid}", h.scheduleByMerchantUID)
+		r.Post("/subscribe/payments/unschedule", h.unschedule)
 		if opts.Sandbox {
+			r.Get("/sandbox/clock", h.clock)
+			r.Post("/sandbox/clock/advance", h.advanceClock)
+			r.Get("/sandbox/webhooks", h.webhooks)
+			r.Post("/sandbox/webhooks/{id}/redeliver", h.redeliver)
 			r.Post("/sandbox/payments", h.sandboxPayment)
 			r.Post("/sandbox/vbanks/{imp_uid}/deposit", h.deposit)
 		}

@@ -95,6 +95,11 @@ func (s *Service) Cancel(ctx context.Context, m payport.Merchant, in CancelInput
 		if err := tx.UpdatePayment(ctx, p); err != nil {
 			return err
 		}
+		if p.Status == payport.StatusCancelled && p.CustomerUIDUsage == payport.UsageScheduled {
+			if err := tx.SetSchedulePaymentStatus(ctx, m.ID, p.IMPUID, payport.StatusCancelled); err != nil {
+				return err
+			}
+		}
 		if err := s.recordBalanceAfterCancel(ctx, tx, p, now); err != nil {
 			return err
 		}

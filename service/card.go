@@ -175,8 +175,10 @@ func (s *Service) Again(ctx context.Context, m payport.Merchant, in AgainInput) 
 		if err := claimOrder(ctx, tx, m, in.MerchantUID); err != nil {
 			return err
 		}
-		p, err = s.chargeCustomer(ctx, tx, m, c, settings, in.ChargeInput, cur, amount, now, payport.UsagePayment)
-		return err
+		if p, err = s.chargeKey(ctx, m, c, settings, in.ChargeInput, cur, amount, now, payport.UsagePayment); err != nil {
+			return err
+		}
+		return s.recordCharge(ctx, tx, m, &p, now)
 	})
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("again: %w", err)
@@ -184,9 +186,9 @@ func (s *Service) Again(ctx context.Context, m payport.Merchant, in AgainInput) 
 	return p, nil
 }
 
-// chargeCustomer charges a billing key for an order inside tx and records
-// the payment (paid or failed) with its webhook. The scheduler uses it too.
-func (s *Service) chargeCustomer(ctx context.Context, tx payport.Tx, m payport.Merchant, c payport.Customer, settings []payport.PGSetting,
+// chargeKey charges a billing key for an order and returns the payment
+// (paid or failed) to record. Again and the scheduler use it.
+func (s *Service) chargeKey(ctx context.Context, m payport.Merchant, c payport.Customer, settings []payport.PGSetting,
 	in ChargeInput, cur payport.Currency, amount, now int64, usage string) (payport.Payment, error) {
 	o := in.Order
 	o.BuyerName, o.BuyerEmail, o.BuyerTel = orDefault(o.BuyerName, c.CustomerName), orDefault(o.BuyerEmail, c.CustomerEmail), orDefault(o.BuyerTel, c.CustomerTel)
@@ -199,7 +201,7 @@ func (s *Service) chargeCustomer(ctx context.Context, tx payport.Tx, m payport.M
 	}
 	p := s.chargedPayment(m, o, cur, amount, now, pg, charge, in.quota())
 	p.CustomerUID, p.CustomerUIDUsage = c.CustomerUID, usage
-	return p, s.recordCharge(ctx, tx, m, &p, now)
+	return p, nil
 }
 
 // claimOrder registers a merchant_uid for a new charge; one already used by

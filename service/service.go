@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/payport/payport"
 )
@@ -15,6 +16,22 @@ type Service struct {
 	clock     payport.Clock
 	keys      Keys
 	publicURL string
+
+	// wake is called after a change that may make schedules due now.
+	wake atomic.Pointer[func()]
+	// webhookWake is called after an event was queued for redelivery.
+	webhookWake atomic.Pointer[func()]
+}
+
+// OnSchedulesDue registers f to be called after a change that may have
+// made schedules due (a new schedule, an advanced test clock), so the
+// scheduler runs them at once instead of at its next poll.
+func (s *Service) OnSchedulesDue(f func()) { s.wake.Store(&f) }
+
+func (s *Service) wakeScheduler() {
+	if f := s.wake.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // Config holds what a Service needs besides storage.

@@ -171,16 +171,6 @@ func (t *tx) InsertCancel(ctx context.Context, c *payport.CancelEntry) error {
 	return mapErr("insert cancel", err)
 }
 
-// InsertEvent implements payport.Tx.
-func (t *tx) InsertEvent(ctx context.Context, e *payport.Event) error {
-	err := t.q.QueryRowContext(ctx, `INSERT INTO webhook_events (webhook_id, merchant_id, url, type, imp_uid,
-		merchant_uid, status, cancellation_id, created_at, state, attempts, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		e.WebhookID, e.MerchantID, e.URL, e.Type, e.IMPUID, e.MerchantUID, e.Status, e.CancelID, e.CreatedAt,
-		e.State, e.Attempts, e.NextAttemptAt).Scan(&e.ID)
-	return mapErr("insert event", err)
-}
-
 func placeholders(n int) string {
 	s := make([]byte, 0, 3*n)
 	for i := 0; i < n; i++ {

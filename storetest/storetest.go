@@ -48,6 +48,18 @@ func Run(t *testing.T, open Opener) {
 		{"Customer_UpsertReplacesKeepsInserted", testCustomerUpsertKeepsInserted},
 		{"Customer_IsolationBetweenMerchants", testCustomerIsolation},
 		{"Customer_DeleteThenNotFound", testCustomerDelete},
+		{"Schedule_RoundTrip", testScheduleRoundTrip},
+		{"Schedule_DuplicateMerchantUIDAndIsolation", testScheduleDuplicateAndIsolation},
+		{"Schedule_ListWindowStatusOrderPaging", testScheduleList},
+		{"Schedule_DueHonoursClockOffset", testScheduleDue},
+		{"Schedule_FinishClaimsOnce", testScheduleFinish},
+		{"Schedule_Revoke", testScheduleRevoke},
+		{"Schedule_FinishRacesRevoke", testScheduleFinishRacesRevoke},
+		{"Schedule_SetPaymentStatus", testSchedulePaymentStatus},
+		{"Event_ClaimLeases", testEventClaimLeases},
+		{"Event_RecordAttempt", testEventRecordAttempt},
+		{"Event_Redeliver", testEventRedeliver},
+		{"Event_ListAndByID", testEventList},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

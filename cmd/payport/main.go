@@ -28,6 +28,8 @@ Usage:
   payport merchant pg add --imp-key KEY --provider PROVIDER [--pg-id ID]
   payport merchant pg list --imp-key KEY [--json]
   payport merchant pg remove --imp-key KEY --provider PROVIDER --pg-id ID
+  payport merchant webhook-secret --imp-key KEY [--rotate]
+  payport webhook-listen [--addr 127.0.0.1:9000] [--secret whsec_…]
   payport version
 
 Environment: PAYPORT_ADDR, PAYPORT_DATABASE_URL, PAYPORT_SECRET_KEY, PAYPORT_PUBLIC_URL,
@@ -64,6 +66,8 @@ func run(ctx context.Context, args []string, e env) int {
 		err = cmdMigrate(ctx, args[1:], e)
 	case "merchant":
 		err = cmdMerchant(ctx, args[1:], e)
+	case "webhook-listen":
+		err = cmdWebhookListen(ctx, args[1:], e)
 	case "version":
 		fmt.Fprintln(e.stdout, "payport", buildVersion())
 	case "help", "-h", "--help":

@@ -14,7 +14,7 @@ import (
 
 func cmdMerchant(ctx context.Context, args []string, e env) error {
 	if len(args) == 0 {
-		return usageError("merchant: missing subcommand (create, list, set, pg)")
+		return usageError("merchant: missing subcommand (create, list, set, pg, webhook-secret)")
 	}
 	cfg, err := loadConfig(e.getenv)
 	if err != nil {
@@ -22,6 +22,7 @@ func cmdMerchant(ctx context.Context, args []string, e env) error {
 	}
 	sub := map[string]func(context.Context, *config, []string, env) error{
 		"create": merchantCreate, "list": merchantList, "set": merchantSet, "pg": merchantPG,
+		"webhook-secret": merchantWebhookSecret,
 	}[args[0]]
 	if sub == nil {
 		return usageError("merchant: unknown subcommand %q", args[0])
@@ -213,4 +214,24 @@ func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+func merchantWebhookSecret(ctx context.Context, cfg *config, args []string, e env) error {
+	fs := newFlagSet("merchant webhook-secret", cfg, e.stderr)
+	impKey := fs.String("imp-key", "", "the merchant's imp_key (required)")
+	rotate := fs.Bool("rotate", false, "replace the secret with a new one first")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *impKey == "" {
+		return usageError("merchant webhook-secret: --imp-key is required")
+	}
+	return withService(ctx, *cfg, func(svc *service.Service) error {
+		secret, err := svc.MerchantWebhookSecret(ctx, *impKey, *rotate)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(e.stdout, secret)
+		return err
+	})
 }

@@ -10,9 +10,13 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
+	"github.com/payport/payport"
 	"github.com/payport/payport/httpapi"
+	"github.com/payport/payport/scheduler"
 	"github.com/payport/payport/service"
+	"github.com/payport/payport/webhook"
 )
 
 func cmdServe(ctx context.Context, args []string, e env) error {
@@ -45,6 +49,19 @@ func cmdServe(ctx context.Context, args []string, e env) error {
 	if err := ensureDemoMerchant(ctx, svc, e.stdout); err != nil {
 		return err
 	}
+	// The scheduler and the webhook dispatcher stop claiming work when ctx
+	// ends; what they hold is finished (a delivery) or rolled back (a
+	// batch of schedules), so nothing claimed is lost.
+	sched := scheduler.New(svc, logger)
+	svc.OnSchedulesDue(sched.Notify)
+	disp := &webhook.Dispatcher{Store: store, Clock: payport.SystemClock{}, Secret: svc.WebhookSecret, Logger: logger}
+	svc.OnWebhookDue(disp.Notify)
+	bgCtx, stopBG := context.WithCancel(ctx)
+	var bg sync.WaitGroup
+	bg.Go(func() { _ = sched.Run(bgCtx) })
+	bg.Go(func() { _ = disp.Run(bgCtx) })
+	defer bg.Wait()
+	defer stopBG()
 	srv := httpapi.NewServer(cfg.Addr, httpapi.New(svc, httpapi.Options{Logger: logger, Sandbox: cfg.Sandbox}))
 	return serveUntilDone(ctx, srv, ln, cfg, logger, e)
 }

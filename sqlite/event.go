@@ -1,0 +1,161 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"strings"
+
+	"github.com/payport/payport"
+)
+
+// eventColumns lists the webhook_events columns in the order of eventFields.
+const eventColumns = `id, webhook_id, merchant_id, url, type, imp_uid, merchant_uid, status, cancellation_id,
+	created_at, state, attempts, next_attempt_at`
+
+// eventFields returns pointers to e's fields in column order, for Scan.
+func eventFields(e *payport.Event) []any {
+	return []any{&e.ID, &e.WebhookID, &e.MerchantID, &e.URL, &e.Type, &e.IMPUID, &e.MerchantUID, &e.Status,
+		&e.CancelID, &e.CreatedAt, &e.State, &e.Attempts, &e.NextAttemptAt}
+}
+
+// prefixed qualifies every column of a column list with prefix ("s.").
+func prefixed(prefix, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// eventsWithHistory runs a query of eventColumns (qualified e.) followed by
+// the columns of a LEFT JOINed attempt (id, attempted_at, duration_ms,
+// http_status, error; NULL when the event has none), ordered by event and
+// then attempt id, and folds the rows into events with their History. One
+// statement reads both, so the attempts agree with the events' counts.
+func (q queries) eventsWithHistory(ctx context.Context, op, query string, args ...any) ([]payport.Event, error) {
+	rows, err := q.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, mapErr(op, err)
+	}
+	defer rows.Close()
+	out := []payport.Event{}
+	for rows.Next() {
+		var e payport.Event
+		var aID, aAt, aDuration, aStatus sql.NullInt64
+		var aError sql.NullString
+		if err := rows.Scan(append(eventFields(&e), &aID, &aAt, &aDuration, &aStatus, &aError)...); err != nil {
+			return nil, mapErr(op, err)
+		}
+		if n := len(out); n == 0 || out[n-1].ID != e.ID {
+			e.History = []payport.Attempt{}
+			out = append(out, e)
+		}
+		if aID.Valid {
+			last := &out[len(out)-1]
+			last.History = append(last.History, payport.Attempt{ID: aID.Int64, EventID: e.ID,
+				AttemptedAt: aAt.Int64, DurationMS: aDuration.Int64, HTTPStatus: int(aStatus.Int64), Error: aError.String})
+		}
+	}
+	return out, mapErr(op, rows.Err())
+}
+
+// eventHistoryJoin follows the FROM clause's event subquery e in the
+// queries of eventsWithHistory.
+const eventHistoryJoin = ` LEFT JOIN webhook_attempts a ON a.event_id = e.id`
+
+// eventHistoryColumns are the attempt columns of eventsWithHistory.
+const eventHistoryColumns = `a.id, a.attempted_at, a.duration_ms, a.http_status, a.error`
+
+// EventsByMerchant implements payport.Reader: the newest limit events (by
+// id) and their attempts, read in one statement.
+func (q queries) EventsByMerchant(ctx context.Context, merchantID int64, limit int) ([]payport.Event, error) {
+	return q.eventsWithHistory(ctx, "events by merchant", `SELECT `+prefixed("e.", eventColumns)+`, `+eventHistoryColumns+`
+		FROM (SELECT `+eventColumns+` FROM webhook_events WHERE merchant_id = ? ORDER BY id DESC LIMIT ?) e`+
+		eventHistoryJoin+`
+		ORDER BY e.id DESC, a.id`, merchantID, limit)
+}
+
+// EventByID implements payport.Reader.
+func (q queries) EventByID(ctx context.Context, merchantID, id int64) (payport.Event, error) {
+	const op = "event by id"
+	list, err := q.eventsWithHistory(ctx, op, `SELECT `+prefixed("e.", eventColumns)+`, `+eventHistoryColumns+`
+		FROM webhook_events e`+eventHistoryJoin+`
+		WHERE e.id = ? AND e.merchant_id = ?
+		ORDER BY e.id, a.id`, id, merchantID)
+	if err != nil {
+		return payport.Event{}, err
+	}
+	if len(list) == 0 {
+		return payport.Event{}, mapErr(op, sql.ErrNoRows)
+	}
+	return list[0], nil
+}
+
+// InsertEvent implements payport.Tx.
+func (t *tx) InsertEvent(ctx context.Context, e *payport.Event) error {
+	err := t.q.QueryRowContext(ctx, `INSERT INTO webhook_events (webhook_id, merchant_id, url, type, imp_uid,
+		merchant_uid, status, cancellation_id, created_at, state, attempts, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		e.WebhookID, e.MerchantID, e.URL, e.Type, e.IMPUID, e.MerchantUID, e.Status, e.CancelID, e.CreatedAt,
+		e.State, e.Attempts, e.NextAttemptAt).Scan(&e.ID)
+	return mapErr("insert event", err)
+}
+
+// ClaimEvents implements payport.Tx with one UPDATE … RETURNING. The inner
+// SELECT reads the partial index webhook_events_due (next_attempt_at, id
+// WHERE state = 'pending') from its start up to now, skipping rows under a
+// live lease (claimed_until > now; 0 is no lease), so delivered and failed
+// events and future retries are never visited. The single writer serialises
+// claimers, so two dispatchers never lease the same event; a dispatcher
+// that dies leaves a lease that simply runs out.
+func (t *tx) ClaimEvents(ctx context.Context, now, leaseUntil int64, limit int) ([]payport.Event, error) {
+	const op = "claim events"
+	rows, err := t.q.QueryContext(ctx, `UPDATE webhook_events SET claimed_until = ?
+		WHERE id IN (SELECT id FROM webhook_events
+			WHERE state = 'pending' AND next_attempt_at <= ? AND claimed_until <= ?
+			ORDER BY next_attempt_at, id LIMIT ?)
+		RETURNING `+eventColumns, leaseUntil, now, now, limit)
+	if err != nil {
+		return nil, mapErr(op, err)
+	}
+	list, err := collect(rows, op, func(r *sql.Rows) (payport.Event, error) {
+		var e payport.Event
+		err := r.Scan(eventFields(&e)...)
+		return e, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// RETURNING yields rows in no defined order.
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].NextAttemptAt != list[j].NextAttemptAt {
+			return list[i].NextAttemptAt < list[j].NextAttemptAt
+		}
+		return list[i].ID < list[j].ID
+	})
+	return list, nil
+}
+
+// RecordAttempt implements payport.Tx. The event is updated first, so an
+// unknown event is ErrNotFound rather than a foreign-key failure.
+func (t *tx) RecordAttempt(ctx context.Context, a *payport.Attempt, state string, nextAttemptAt int64) error {
+	const op = "record attempt"
+	res, err := t.q.ExecContext(ctx, `UPDATE webhook_events
+		SET state = ?, attempts = attempts + 1, next_attempt_at = ?, claimed_until = 0 WHERE id = ?`,
+		state, nextAttemptAt, a.EventID)
+	if err := affected(op, res, err); err != nil {
+		return err
+	}
+	err = t.q.QueryRowContext(ctx, `INSERT INTO webhook_attempts (event_id, attempted_at, duration_ms, http_status, error)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`, a.EventID, a.AttemptedAt, a.DurationMS, a.HTTPStatus, a.Error).Scan(&a.ID)
+	return mapErr(op, err)
+}
+
+// RedeliverEvent implements payport.Tx.
+func (t *tx) RedeliverEvent(ctx context.Context, merchantID, id, now int64) error {
+	res, err := t.q.ExecContext(ctx, `UPDATE webhook_events
+		SET state = 'pending', attempts = 0, next_attempt_at = ?, claimed_until = 0
+		WHERE id = ? AND merchant_id = ?`, now, id, merchantID)
+	return affected("redeliver event", res, err)
+}
