@@ -47,7 +47,7 @@ func (h *handler) schedules(w http.ResponseWriter, r *http.Request) {
 	if status == "" {
 		status = q.str("schedule_status")
 	}
-	in := service.ScheduleListInput{CustomerUID: chi.URLParam(r, "customer_uid"), From: q.int("from"), To: q.int("to"), Status: status, Page: q.int("page")}
+	in := service.ScheduleListInput{CustomerUID: pathParam(r, "customer_uid"), From: q.int("from"), To: q.int("to"), Status: status, Page: q.int("page")}
 	if q.err != nil {
 		writeError(w, r, q.err)
 		return
@@ -66,7 +66,7 @@ func (h *handler) schedules(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) scheduleByMerchantUID(w http.ResponseWriter, r *http.Request) {
-	s, err := h.svc.ScheduleByMerchantUID(r.Context(), merchantFrom(r), chi.URLParam(r, "merchant_uid"))
+	s, err := h.svc.ScheduleByMerchantUID(r.Context(), merchantFrom(r), pathParam(r, "merchant_uid"))
 	respond(w, r, s, err, toScheduleJSON)
 }
 

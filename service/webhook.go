@@ -13,7 +13,9 @@ const MsgWebhookNotFound = "존재하지 않는 웹훅입니다."
 // WebhookSecret returns the merchant's webhook signing secret,
 // `whsec_<base64>` (decisions §7). It is derived from a random id with the
 // server key, so the database alone does not reveal it.
-func (s *Service) WebhookSecret(m payport.Merchant) string { return s.keys.WebhookSecret(m.WebhookSecretID) }
+func (s *Service) WebhookSecret(m payport.Merchant) string {
+	return s.keys.WebhookSecret(m.WebhookSecretID)
+}
 
 // MerchantWebhookSecret returns the webhook secret of the merchant owning
 // impKey; with rotate, a new secret replaces the old one first.

@@ -98,9 +98,14 @@ type Dispatcher struct {
 	Workers int
 	// Batch caps the events claimed in one transaction; 0 means 64.
 	Batch int
-	// Lease is how long a claim holds an event; 0 means 2 min. Run starts
-	// every claimed event within one request time of its claim, so the
-	// lease must exceed twice the client's timeout.
+	// Timeout bounds one delivery of the default client (connect, send,
+	// answer); 0 means 30 s. Ignored when Client is set.
+	Timeout time.Duration
+	// Lease is how long a claim holds an event; 0 means twice the timeout
+	// plus 10 s, at least 2 min unless Timeout is set. Run starts every
+	// claimed event within one request time of its claim, so the lease must
+	// exceed twice the client's timeout. A crashed dispatcher's events are
+	// delivered again once their lease runs out.
 	Lease time.Duration
 	// Poll is how long Run waits when nothing was due; 0 means 500 ms.
 	Poll time.Duration
@@ -123,17 +128,17 @@ func (d *Dispatcher) init() {
 		}
 		d.client = d.Client
 		if d.client == nil {
-			d.client = newClient(d.workers())
+			d.client = newClient(d.workers(), orDefault(d.Timeout, DefaultRequestTimeout))
 		}
 	})
 }
 
 // newClient is the default client: bounded connect and overall time, no
 // redirects, and enough idle connections for every worker to reuse one.
-func newClient(workers int) *http.Client {
+func newClient(workers int, timeout time.Duration) *http.Client {
 	dialer := &net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Client{
-		Timeout: DefaultRequestTimeout,
+		Timeout: timeout,
 		Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           dialer.DialContext,
@@ -170,6 +175,17 @@ func orDefault[T int | time.Duration](v, def T) T {
 }
 
 func (d *Dispatcher) workers() int { return orDefault(d.Workers, DefaultWorkers) }
+
+// lease is the claim lease: Lease, else long enough for two deliveries.
+func (d *Dispatcher) lease() time.Duration {
+	if d.Lease > 0 {
+		return d.Lease
+	}
+	if d.Timeout > 0 {
+		return 2*d.Timeout + 10*time.Second
+	}
+	return DefaultLease
+}
 
 // Notify wakes Run now, for example right after an event was committed. It
 // never blocks.
@@ -316,7 +332,7 @@ func (d *Dispatcher) DeliverOnce(ctx context.Context) (int, error) {
 // claim leases up to n due events in one transaction.
 func (d *Dispatcher) claim(ctx context.Context, n int) ([]payport.Event, error) {
 	now := d.now()
-	lease := orDefault(d.Lease, DefaultLease)
+	lease := d.lease()
 	var events []payport.Event
 	err := d.Store.Update(ctx, func(tx payport.Tx) error {
 		var err error

@@ -19,6 +19,7 @@ type config struct {
 	LogFormat       string // "json" or "text"; "" picks text on a terminal
 	LogLevel        string
 	ShutdownTimeout time.Duration
+	WebhookTimeout  time.Duration // one webhook delivery; a crashed node's claims return after 2× this + 10 s
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -28,6 +29,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Sandbox:         true,
 		LogLevel:        "info",
 		ShutdownTimeout: 10 * time.Second,
+		WebhookTimeout:  30 * time.Second,
 	}
 	str := map[string]*string{
 		"PAYPORT_ADDR": &c.Addr, "PAYPORT_DATABASE_URL": &c.DatabaseURL, "PAYPORT_SECRET_KEY": &c.SecretKey,
@@ -45,12 +47,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.Sandbox = b
 	}
-	if v := getenv("PAYPORT_SHUTDOWN_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return c, fmt.Errorf("PAYPORT_SHUTDOWN_TIMEOUT: must be a positive duration such as 10s, got %q", v)
+	for name, dst := range map[string]*time.Duration{"PAYPORT_SHUTDOWN_TIMEOUT": &c.ShutdownTimeout, "PAYPORT_WEBHOOK_TIMEOUT": &c.WebhookTimeout} {
+		if v := getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return c, fmt.Errorf("%s: must be a positive duration such as 10s, got %q", name, v)
+			}
+			*dst = d
 		}
-		c.ShutdownTimeout = d
 	}
 	return c, nil
 }

@@ -134,7 +134,9 @@ func TestServe_SIGKILLLosesAndDuplicatesNothing(t *testing.T) {
 	if code, _, errs := c.run("merchant", "set", "--imp-key", cred.IMPKey, "--notification-url", rcv.URL+"/hooks"); code != 0 {
 		t.Fatalf("merchant set: %s", errs)
 	}
-	env := []string{"PAYPORT_DATABASE_URL=" + c.env["PAYPORT_DATABASE_URL"], "PAYPORT_LOG_FORMAT=json"}
+	// A short delivery timeout makes the killed node's webhook leases run
+	// out in 2×2+10 s instead of minutes.
+	env := []string{"PAYPORT_DATABASE_URL=" + c.env["PAYPORT_DATABASE_URL"], "PAYPORT_LOG_FORMAT=json", "PAYPORT_WEBHOOK_TIMEOUT=2s"}
 	first := startServe(t, bin, env)
 	tok := postJSON(t, first.url+"/users/getToken", "", map[string]string{"imp_key": cred.IMPKey, "imp_secret": cred.IMPSecret})["response"].(map[string]any)["access_token"].(string)
 	postJSON(t, first.url+"/subscribe/customers/cust-1", tok, map[string]string{"card_number": "4242-4242-4242-4242", "expiry": "2030-12"})

@@ -54,7 +54,7 @@ func cmdServe(ctx context.Context, args []string, e env) error {
 	// batch of schedules), so nothing claimed is lost.
 	sched := scheduler.New(svc, logger)
 	svc.OnSchedulesDue(sched.Notify)
-	disp := &webhook.Dispatcher{Store: store, Clock: payport.SystemClock{}, Secret: svc.WebhookSecret, Logger: logger}
+	disp := &webhook.Dispatcher{Store: store, Clock: payport.SystemClock{}, Secret: svc.WebhookSecret, Logger: logger, Timeout: cfg.WebhookTimeout}
 	svc.OnWebhookDue(disp.Notify)
 	bgCtx, stopBG := context.WithCancel(ctx)
 	var bg sync.WaitGroup
