@@ -182,6 +182,11 @@ func (m *merchant) call(method, path string, body any) *result {
 	return res
 }
 
+// exchangeHook, when set (by a test file's init), sees every request the
+// suite sends through bundle.request with its body, and the response with
+// its body, e.g. to validate both against the OpenAPI document.
+var exchangeHook func(t *testing.T, req *http.Request, reqBody []byte, resp *http.Response, respBody []byte)
+
 // jsonBody is sent as application/json; url.Values as a form; string raw.
 type jsonBody map[string]any
 
@@ -234,12 +239,21 @@ func (b *bundle) request(method, path string, body any, headers map[string]strin
 			req.Header.Set(k, v)
 		}
 	}
+	var sent []byte
+	if req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			sent, _ = io.ReadAll(rc)
+		}
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		b.t.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	if exchangeHook != nil {
+		exchangeHook(b.t, req, sent, resp, raw)
+	}
 	res := &result{t: b.t, req: method + " " + path, status: resp.StatusCode, header: resp.Header, raw: raw}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
