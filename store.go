@@ -39,7 +39,9 @@ type Reader interface {
 	CurrentRESTToken(ctx context.Context, merchantID int64) (Token, error)
 
 	// PaymentByIMPUID returns the merchant's payment with its cancel
-	// history, or ErrNotFound (also for another merchant's imp_uid).
+	// history, or ErrNotFound (also for another merchant's imp_uid). Writers
+	// keep cancel_amount equal to the sum of the history, so an engine may
+	// skip reading the history of a payment whose CancelAmount is 0.
 	PaymentByIMPUID(ctx context.Context, merchantID int64, impUID string) (Payment, error)
 	// FindPayment returns the first of the merchant's payments with
 	// merchantUID under sort, restricted to status unless status is "",

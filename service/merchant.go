@@ -111,6 +111,7 @@ func (s *Service) UpdateMerchantSettings(ctx context.Context, impKey string, set
 		out = m
 		return tx.UpdateMerchant(ctx, m)
 	})
+	s.auth.invalidate()
 	return out, err
 }
 

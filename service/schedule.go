@@ -364,6 +364,7 @@ func (s *Service) AdvanceClock(ctx context.Context, m payport.Merchant, seconds 
 		out = Clock{Now: s.now(cur), OffsetSeconds: cur.ClockOffset}
 		return tx.UpdateMerchant(ctx, cur)
 	})
+	s.auth.invalidate() // tokens expire on the merchant's clock
 	if err != nil {
 		return Clock{}, fmt.Errorf("advance clock: %w", err)
 	}

@@ -17,6 +17,9 @@ type Service struct {
 	keys      Keys
 	publicURL string
 
+	// auth caches token lookups (authcache.go).
+	auth authCache
+
 	// wake is called after a change that may make schedules due now.
 	wake atomic.Pointer[func()]
 	// webhookWake is called after an event was queued for redelivery.

@@ -71,6 +71,7 @@ func (s *Service) Regenerate(ctx context.Context, refreshToken string) (TokenPai
 		pair, err = s.issuePair(ctx, tx, m, t.FamilyID)
 		return err
 	})
+	s.auth.invalidate() // a used or revoked token
 	if err == nil && reused {
 		err = payport.Errorf(payport.KindUnauthorized, "%s", payport.MsgRefreshTokenReused)
 	}

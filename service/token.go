@@ -62,6 +62,7 @@ func (s *Service) GetToken(ctx context.Context, impKey, impSecret string) (Acces
 		out = s.accessToken(t, now)
 		return nil
 	})
+	s.auth.invalidate() // an extended expiry or a replaced token
 	if err != nil {
 		return AccessToken{}, fmt.Errorf("get token: %w", err)
 	}
@@ -96,21 +97,29 @@ func (s *Service) Authenticate(ctx context.Context, token string) (payport.Merch
 	if token == "" {
 		return payport.Merchant{}, unauthorized
 	}
-	t, err := s.store.TokenByHash(ctx, tokenHash(token))
-	if payport.IsNotFound(err) {
+	hash := tokenHash(token)
+	key := [32]byte(hash)
+	e, ok := s.auth.get(key)
+	if !ok {
+		gen := s.auth.gen.Load() // read before the lookups, so a change during them is not cached
+		t, err := s.store.TokenByHash(ctx, hash)
+		if payport.IsNotFound(err) {
+			return payport.Merchant{}, unauthorized
+		} else if err != nil {
+			return payport.Merchant{}, fmt.Errorf("authenticate: %w", err)
+		}
+		if t.Kind != payport.TokenREST && t.Kind != payport.TokenAccess {
+			return payport.Merchant{}, unauthorized
+		}
+		m, err := s.merchantByID(ctx, t.MerchantID)
+		if err != nil {
+			return payport.Merchant{}, err
+		}
+		e = authEntry{token: t, merchant: m}
+		s.auth.put(key, gen, t, m)
+	}
+	if !e.token.Valid(s.now(e.merchant)) {
 		return payport.Merchant{}, unauthorized
-	} else if err != nil {
-		return payport.Merchant{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if t.Kind != payport.TokenREST && t.Kind != payport.TokenAccess {
-		return payport.Merchant{}, unauthorized
-	}
-	m, err := s.merchantByID(ctx, t.MerchantID)
-	if err != nil {
-		return payport.Merchant{}, err
-	}
-	if !t.Valid(s.now(m)) {
-		return payport.Merchant{}, unauthorized
-	}
-	return m, nil
+	return e.merchant, nil
 }

@@ -32,6 +32,7 @@ func (s *Service) MerchantWebhookSecret(ctx context.Context, impKey string, rota
 		m.WebhookSecretID = randomID()
 		return tx.UpdateMerchant(ctx, m)
 	})
+	s.auth.invalidate()
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"sync"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -28,6 +29,13 @@ type DB struct {
 	queries
 	writer *sql.DB
 	reader *sql.DB
+	wstmts *stmtCache // prepared statements of the writer connection
+	rstmts *stmtCache // and of the read pool
+
+	writes    chan *write // to the writer goroutine (commit.go)
+	closing   chan struct{}
+	stopped   chan struct{}
+	closeOnce sync.Once
 }
 
 var _ payport.Store = (*DB)(nil)
@@ -57,11 +65,19 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	reader.SetMaxOpenConns(readerConns)
 	reader.SetMaxIdleConns(readerConns)
-	return &DB{queries: queries{q: reader}, writer: writer, reader: reader}, nil
+	rstmts := newStmtCache(reader, false)
+	db := &DB{queries: queries{q: cachedDB{rstmts}}, writer: writer, reader: reader, wstmts: newStmtCache(writer, true), rstmts: rstmts,
+		writes: make(chan *write), closing: make(chan struct{}), stopped: make(chan struct{})}
+	go db.writeLoop()
+	return db, nil
 }
 
-// Close closes both pools.
+// Close stops the writer (after the batch in progress) and closes both pools.
 func (db *DB) Close() error {
+	db.closeOnce.Do(func() { close(db.closing) })
+	<-db.stopped
+	db.wstmts.close()
+	db.rstmts.close()
 	return errors.Join(db.reader.Close(), db.writer.Close())
 }
 
@@ -106,26 +122,6 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	return nil
-}
-
-// Update runs fn in one IMMEDIATE write transaction on the single writer
-// connection. fn's error comes back unchanged.
-func (db *DB) Update(ctx context.Context, fn func(payport.Tx) error) (err error) {
-	sqlTx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return mapErr("begin", err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			_ = sqlTx.Rollback()
-			panic(v)
-		}
-	}()
-	if err := fn(&tx{queries: queries{q: sqlTx}}); err != nil {
-		_ = sqlTx.Rollback()
-		return err
-	}
-	return mapErr("commit", sqlTx.Commit())
 }
 
 // tx is a write transaction.

@@ -107,6 +107,10 @@ func (q queries) payment(ctx context.Context, op, query string, args ...any) (pa
 	if err := q.q.QueryRowContext(ctx, query, args...).Scan(paymentFields(&p)...); err != nil {
 		return payport.Payment{}, mapErr(op, err)
 	}
+	if p.CancelAmount == 0 { // cancel_amount is the sum of the history: nothing to read
+		p.CancelHistory = []payport.CancelEntry{}
+		return p, nil
+	}
 	rows, err := q.q.QueryContext(ctx, `SELECT id, payment_id, pg_tid, amount, cancelled_at, reason, receipt_url
 		FROM payment_cancels WHERE payment_id = ? ORDER BY id`, p.ID)
 	if err != nil {
