@@ -1,0 +1,57 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/payport/payport"
+)
+
+// customerColumns lists the customers columns in the order of customerFields.
+const customerColumns = `merchant_id, customer_uid, pg_provider, pg_id, card_name, card_code, card_number,
+	card_type, gateway_token, customer_name, customer_tel, customer_email, customer_addr, customer_postcode,
+	inserted, updated`
+
+// customerFields returns pointers to c's fields in column order.
+func customerFields(c *payport.Customer) []any {
+	return []any{&c.MerchantID, &c.CustomerUID, &c.PGProvider, &c.PGID, &c.CardName, &c.CardCode,
+		&c.CardNumber, &c.CardType, &c.GatewayToken, &c.CustomerName, &c.CustomerTel, &c.CustomerEmail,
+		&c.CustomerAddr, &c.CustomerPostcode, &c.Inserted, &c.Updated}
+}
+
+// CustomerByUID implements payport.Reader.
+func (q queries) CustomerByUID(ctx context.Context, merchantID int64, customerUID string) (payport.Customer, error) {
+	var c payport.Customer
+	err := q.q.QueryRow(ctx, `SELECT `+customerColumns+` FROM customers
+		WHERE merchant_id = $1 AND customer_uid = $2`, merchantID, customerUID).Scan(customerFields(&c)...)
+	if err != nil {
+		return payport.Customer{}, mapErr("customer by uid", err)
+	}
+	return c, nil
+}
+
+// UpsertCustomer implements payport.Tx. A replaced key keeps its inserted
+// time: the conflict update sets every column but the key and inserted.
+// Two concurrent upserts of one key are serialised by the primary key: the
+// second waits for the first and then updates its row.
+func (t *tx) UpsertCustomer(ctx context.Context, c payport.Customer) error {
+	_, err := t.q.Exec(ctx, `INSERT INTO customers (`+customerColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+		ON CONFLICT (merchant_id, customer_uid) DO UPDATE SET
+			pg_provider = excluded.pg_provider, pg_id = excluded.pg_id, card_name = excluded.card_name,
+			card_code = excluded.card_code, card_number = excluded.card_number, card_type = excluded.card_type,
+			gateway_token = excluded.gateway_token, customer_name = excluded.customer_name,
+			customer_tel = excluded.customer_tel, customer_email = excluded.customer_email,
+			customer_addr = excluded.customer_addr, customer_postcode = excluded.customer_postcode,
+			updated = excluded.updated`,
+		c.MerchantID, c.CustomerUID, c.PGProvider, c.PGID, c.CardName, c.CardCode, c.CardNumber, c.CardType,
+		c.GatewayToken, c.CustomerName, c.CustomerTel, c.CustomerEmail, c.CustomerAddr, c.CustomerPostcode,
+		c.Inserted, c.Updated)
+	return mapErr("upsert customer", err)
+}
+
+// DeleteCustomer implements payport.Tx.
+func (t *tx) DeleteCustomer(ctx context.Context, merchantID int64, customerUID string) error {
+	tag, err := t.q.Exec(ctx, `DELETE FROM customers WHERE merchant_id = $1 AND customer_uid = $2`,
+		merchantID, customerUID)
+	return affected("delete customer", tag, err)
+}
