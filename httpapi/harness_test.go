@@ -5,11 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -23,12 +26,15 @@ import (
 	"github.com/payport/payport"
 	"github.com/payport/payport/gateway/sandbox"
 	"github.com/payport/payport/httpapi"
+	"github.com/payport/payport/postgres"
+	"github.com/payport/payport/postgres/pgtest"
 	"github.com/payport/payport/scheduler"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
 	"github.com/payport/payport/webhook"
 
-	_ "modernc.org/sqlite" // read the database file directly
+	_ "github.com/jackc/pgx/v5/stdlib" // read the PostgreSQL database directly
+	_ "modernc.org/sqlite"             // read the SQLite file directly
 )
 
 // testClock is a clock tests move by hand: no sleeping.
@@ -52,13 +58,14 @@ func (c *testClock) Advance(d time.Duration) {
 // bundle is one running payport: real SQLite in a temp dir, the real
 // handler behind a real listener on a random loopback port.
 type bundle struct {
-	t     *testing.T
-	url   string
-	db    string // path of the SQLite file
-	store payport.Store
-	svc   *service.Service
-	clock *testClock
-	logs  *syncBuffer
+	t      *testing.T
+	url    string
+	engine string // "sqlite" or "postgres"
+	dsn    string // the SQLite file's path, or the PostgreSQL URL
+	store  payport.Store
+	svc    *service.Service
+	clock  *testClock
+	logs   *syncBuffer
 }
 
 // syncBuffer collects the request log.
@@ -84,7 +91,38 @@ const testStart = 1_790_000_000 // 2026-09-21T14:13:20Z
 func setup(t *testing.T) *bundle {
 	t.Helper()
 	t.Parallel()
+	store, engine, dsn := openStore(t)
+	clock := &testClock{t: time.Unix(testStart, 0)}
+	svc, err := service.New(store, service.Config{Gateway: sandbox.New(), Clock: clock, SecretKey: bytes.Repeat([]byte("k"), 32), PublicURL: "http://payport.test"})
+	if err != nil {
+		t.Fatalf("service: %v", err)
+	}
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true, Logger: logger}))
+	t.Cleanup(srv.Close)
+	return &bundle{t: t, url: srv.URL, engine: engine, dsn: dsn, store: store, svc: svc, clock: clock, logs: logs}
+}
+
+// openStore opens a fresh, migrated store on the engine named by
+// PAYPORT_TEST_ENGINE: sqlite (default; a file in a temp dir) or postgres
+// (a schema of its own in PAYPORT_TEST_POSTGRES_URL's database). It returns
+// the engine's name and the DSN for reading the database directly.
+func openStore(t *testing.T) (payport.Store, string, string) {
+	t.Helper()
 	ctx := context.Background()
+	if os.Getenv("PAYPORT_TEST_ENGINE") == "postgres" {
+		url := pgtest.URL(t)
+		db, err := postgres.Open(ctx, url)
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+		return db, "postgres", url
+	}
 	path := filepath.Join(t.TempDir(), "payport.db")
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
@@ -94,16 +132,7 @@ func setup(t *testing.T) *bundle {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	clock := &testClock{t: time.Unix(testStart, 0)}
-	svc, err := service.New(db, service.Config{Gateway: sandbox.New(), Clock: clock, SecretKey: bytes.Repeat([]byte("k"), 32), PublicURL: "http://payport.test"})
-	if err != nil {
-		t.Fatalf("service: %v", err)
-	}
-	logs := &syncBuffer{}
-	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Sandbox: true, Logger: logger}))
-	t.Cleanup(srv.Close)
-	return &bundle{t: t, url: srv.URL, db: path, store: db, svc: svc, clock: clock, logs: logs}
+	return db, "sqlite", path
 }
 
 // setupRunning is setup with the scheduler and the webhook dispatcher
@@ -357,6 +386,66 @@ func mask(t *testing.T, m map[string]any, field, pattern string) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// rawDB opens the database directly, read-only where the engine allows,
+// to look at what is stored.
+func (b *bundle) rawDB() *sql.DB {
+	b.t.Helper()
+	driver, dsn := "sqlite", "file:"+b.dsn+"?mode=ro"
+	if b.engine == "postgres" {
+		driver, dsn = "pgx", b.dsn
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		b.t.Fatalf("open %s: %v", b.engine, err)
+	}
+	return db
+}
+
+// dump returns everything the database stores, as bytes to search: the
+// SQLite file with its journals, or every PostgreSQL row as text.
+func (b *bundle) dump() []byte {
+	b.t.Helper()
+	var data []byte
+	if b.engine == "postgres" {
+		db := b.rawDB()
+		defer db.Close()
+		rows, err := db.Query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		var tables []string
+		for rows.Next() {
+			var name string
+			_ = rows.Scan(&name)
+			tables = append(tables, name)
+		}
+		rows.Close()
+		for _, table := range tables {
+			rows, err := db.Query(`SELECT t::text FROM "` + table + `" t`)
+			if err != nil {
+				b.t.Fatal(err)
+			}
+			for rows.Next() {
+				var row string
+				_ = rows.Scan(&row)
+				data = append(data, row...)
+			}
+			rows.Close()
+		}
+		return data
+	}
+	for _, path := range []string{b.dsn, b.dsn + "-wal", b.dsn + "-journal"} {
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) && path != b.dsn {
+			continue
+		} else if err != nil {
+			b.t.Fatal(err)
+		}
+		data = append(data, raw...)
+	}
+	return data
+}
+
 // outboxRow is a webhook outbox row as stored.
 type outboxRow struct {
 	WebhookID, URL, Type, IMPUID, MerchantUID, Status, CancellationID, State string
@@ -364,13 +453,10 @@ type outboxRow struct {
 }
 
 // outbox reads the webhook outbox rows of the database, oldest first,
-// straight from the SQLite file.
+// straight from the database.
 func (b *bundle) outbox() []outboxRow {
 	b.t.Helper()
-	db, err := sql.Open("sqlite", "file:"+b.db+"?mode=ro")
-	if err != nil {
-		b.t.Fatalf("open %s: %v", b.db, err)
-	}
+	db := b.rawDB()
 	defer db.Close()
 	rows, err := db.Query(`SELECT webhook_id, url, type, imp_uid, merchant_uid, status, cancellation_id, state, merchant_id FROM webhook_events ORDER BY id`)
 	if err != nil {
@@ -388,13 +474,10 @@ func (b *bundle) outbox() []outboxRow {
 	return out
 }
 
-// count returns the number of rows of a table, straight from the SQLite file.
+// count returns the number of rows of a table, straight from the database.
 func (b *bundle) count(table string) int {
 	b.t.Helper()
-	db, err := sql.Open("sqlite", "file:"+b.db+"?mode=ro")
-	if err != nil {
-		b.t.Fatalf("open %s: %v", b.db, err)
-	}
+	db := b.rawDB()
 	defer db.Close()
 	var n int
 	if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
