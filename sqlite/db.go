@@ -179,3 +179,11 @@ func affected(op string, res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// Ping checks that the database file answers, for readiness probes.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.reader.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}

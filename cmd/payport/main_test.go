@@ -181,7 +181,7 @@ func TestCLI_UsageAndConfigErrors(t *testing.T) {
 		{[]string{"merchant"}, 2, "merchant: missing subcommand"},
 		{[]string{"merchant", "create"}, 2, "merchant create: --name is required"},
 		{[]string{"merchant", "create", "--name", "x", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"migrate", "--database", "mysql://x"}, 1, `PAYPORT_DATABASE_URL: must look like sqlite:PATH, got "mysql://x"`},
+		{[]string{"migrate", "--database", "mysql://x"}, 1, `PAYPORT_DATABASE_URL: must look like sqlite:PATH or postgres://USER@HOST:PORT/DB, got "mysql://x"`},
 	} {
 		code, _, errs := c.run(tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) {

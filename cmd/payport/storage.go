@@ -12,13 +12,25 @@ import (
 
 	"github.com/payport/payport"
 	"github.com/payport/payport/gateway/sandbox"
+	"github.com/payport/payport/postgres"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/sqlite"
 )
 
+// store is what the command needs of a storage engine: the contract,
+// migrations and a readiness probe.
+type store interface {
+	payport.Store
+	Migrate(ctx context.Context) error
+	Ping(ctx context.Context) error
+}
+
 // openStore opens and migrates the database named by cfg.DatabaseURL and
 // returns it with the server key.
-func openStore(ctx context.Context, cfg config) (payport.Store, []byte, error) {
+func openStore(ctx context.Context, cfg config) (store, []byte, error) {
+	if isPostgres(cfg.DatabaseURL) {
+		return openPostgres(ctx, cfg)
+	}
 	path, err := sqlitePath(cfg.DatabaseURL)
 	if err != nil {
 		return nil, nil, err
@@ -38,8 +50,34 @@ func openStore(ctx context.Context, cfg config) (payport.Store, []byte, error) {
 	return db, key, nil
 }
 
+// openPostgres opens and migrates a PostgreSQL database. Nodes sharing it
+// must share the server key, so PAYPORT_SECRET_KEY is required.
+func openPostgres(ctx context.Context, cfg config) (store, []byte, error) {
+	if cfg.SecretKey == "" {
+		return nil, nil, errors.New("PAYPORT_SECRET_KEY: required with PostgreSQL (every node must use the same key of at least 32 characters)")
+	}
+	key, err := serverKey(cfg.SecretKey, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	masked := postgres.MaskURL(cfg.DatabaseURL)
+	db, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open database %s (set PAYPORT_DATABASE_URL or --database): %w", masked, err)
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("migrate database %s: %w", masked, err)
+	}
+	return db, key, nil
+}
+
+func isPostgres(url string) bool {
+	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
 // openService opens the store and builds the service over it.
-func openService(ctx context.Context, cfg config) (*service.Service, payport.Store, error) {
+func openService(ctx context.Context, cfg config) (*service.Service, store, error) {
 	store, key, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -61,10 +99,8 @@ func sqlitePath(url string) (string, error) {
 		if p := strings.TrimPrefix(url, "sqlite:"); p != "" {
 			return p, nil
 		}
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		return "", errors.New("PAYPORT_DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:PATH")
 	}
-	return "", fmt.Errorf("PAYPORT_DATABASE_URL: must look like sqlite:PATH, got %q", url)
+	return "", fmt.Errorf("PAYPORT_DATABASE_URL: must look like sqlite:PATH or postgres://USER@HOST:PORT/DB, got %q", url)
 }
 
 // serverKey returns the key that hashes secrets and derives tokens: from
