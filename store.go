@@ -60,6 +60,10 @@ type Reader interface {
 	// all (ignoring Offset and Limit).
 	Schedules(ctx context.Context, q ScheduleQuery) ([]Schedule, int, error)
 
+	// OutboxDepth counts the webhook events of every merchant still waiting
+	// to be delivered (state pending).
+	OutboxDepth(ctx context.Context) (int, error)
+
 	// EventsByMerchant lists the merchant's webhook events with their
 	// attempts, newest first, at most limit.
 	EventsByMerchant(ctx context.Context, merchantID int64, limit int) ([]Event, error)

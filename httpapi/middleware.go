@@ -48,16 +48,20 @@ func requestID(ctx context.Context) string {
 // withLog writes one structured line per request. It logs the route
 // pattern and path, never the query string, headers or body, so secrets,
 // tokens and card numbers cannot reach the log.
-func withLog(logger *slog.Logger) func(http.Handler) http.Handler {
+func withLog(logger *slog.Logger, metrics RequestObserver) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 			next.ServeHTTP(ww, r)
+			took, route := time.Since(start), chi.RouteContext(r.Context()).RoutePattern()
+			if metrics != nil {
+				metrics.ObserveRequest(route, r.Method, ww.Status(), took)
+			}
 			attrs := []any{
 				"request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path,
-				"route", chi.RouteContext(r.Context()).RoutePattern(), "status", ww.Status(),
-				"bytes", ww.BytesWritten(), "duration_ms", float64(time.Since(start).Microseconds()) / 1000,
+				"route", route, "status", ww.Status(),
+				"bytes", ww.BytesWritten(), "duration_ms", float64(took.Microseconds()) / 1000,
 			}
 			if m, ok := r.Context().Value(ctxMerchant).(*payport.Merchant); ok && m.ID != 0 {
 				attrs = append(attrs, "merchant_id", m.ID)

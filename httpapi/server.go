@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -18,10 +19,27 @@ type Options struct {
 	Logger *slog.Logger
 	// Sandbox mounts payport's own /sandbox API (decisions §6).
 	Sandbox bool
+	// Metrics, when set, learns of every request and is served at GET /metrics.
+	Metrics Metrics
+	// Ready, when set, is asked by GET /readyz whether storage answers.
+	Ready func(ctx context.Context) error
+}
+
+// RequestObserver learns of every request: its route pattern, method,
+// status and duration.
+type RequestObserver interface {
+	ObserveRequest(route, method string, status int, d time.Duration)
+}
+
+// Metrics observes requests and serves what it gathered.
+type Metrics interface {
+	RequestObserver
+	Handler() http.Handler
 }
 
 type handler struct {
-	svc *service.Service
+	svc   *service.Service
+	ready func(ctx context.Context) error
 }
 
 // New returns the HTTP handler of the whole API.
@@ -29,9 +47,13 @@ func New(svc *service.Service, opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	h := &handler{svc: svc}
+	h := &handler{svc: svc, ready: opts.Ready}
 	r := chi.NewRouter()
-	r.Use(withRequestID, withMerchantSlot, withLog(opts.Logger), withRecover, withBodyLimit, middleware.StripSlashes)
+	var observer RequestObserver
+	if opts.Metrics != nil {
+		observer = opts.Metrics
+	}
+	r.Use(withRequestID, withMerchantSlot, withLog(opts.Logger, observer), withRecover, withBodyLimit, middleware.StripSlashes)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, payport.Errorf(kindNoRoute, "no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -40,6 +62,10 @@ func New(svc *service.Service, opts Options) http.Handler {
 	})
 
 	r.Get("/healthz", h.healthz)
+	r.Get("/readyz", h.readyz)
+	if opts.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", opts.Metrics.Handler())
+	}
 	r.Post("/users/getToken", h.getToken)
 	r.Post("/v2/signin/api-key", h.signIn)
 	r.Post("/v2/token-regeneration", h.regenerate)

@@ -442,3 +442,9 @@ func placeholders(from, n int) string {
 	}
 	return b.String()
 }
+
+// PoolStats reports the connection pool, for metrics.
+func (db *DB) PoolStats() []payport.PoolStats {
+	s := db.pool.Stat()
+	return []payport.PoolStats{{Pool: "pool", Max: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns())}}
+}

@@ -158,3 +158,10 @@ func (t *tx) RedeliverEvent(ctx context.Context, merchantID, id, now int64) erro
 		WHERE id = $2 AND merchant_id = $3`, now, id, merchantID)
 	return affected("redeliver event", tag, err)
 }
+
+// OutboxDepth implements payport.Reader.
+func (q queries) OutboxDepth(ctx context.Context) (int, error) {
+	var n int
+	err := q.q.QueryRow(ctx, `SELECT count(*) FROM webhook_events WHERE state = 'pending'`).Scan(&n)
+	return n, mapErr("outbox depth", err)
+}

@@ -111,6 +111,10 @@ func (s *Service) Cancel(ctx context.Context, m payport.Merchant, in CancelInput
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("cancel: %w", err)
 	}
+	s.observe.Refunded(p.Currency, p.CancelHistory[len(p.CancelHistory)-1].Amount)
+	if p.Status == payport.StatusCancelled {
+		s.observe.PaymentChanged(p.Status)
+	}
 	return p, nil
 }
 

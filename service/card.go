@@ -139,6 +139,7 @@ func (s *Service) OneTime(ctx context.Context, m payport.Merchant, in OneTimeInp
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("onetime: %w", err)
 	}
+	s.observe.PaymentChanged(p.Status)
 	return p, nil
 }
 
@@ -183,6 +184,7 @@ func (s *Service) Again(ctx context.Context, m payport.Merchant, in AgainInput) 
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("again: %w", err)
 	}
+	s.observe.PaymentChanged(p.Status)
 	return p, nil
 }
 

@@ -65,6 +65,7 @@ func (s *Service) CreateSandboxPayment(ctx context.Context, m payport.Merchant, 
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("sandbox payment: %w", err)
 	}
+	s.observe.PaymentChanged(p.Status)
 	return p, nil
 }
 

@@ -275,8 +275,9 @@ func (s *Service) Unschedule(ctx context.Context, m payport.Merchant, in Unsched
 // a later retry.
 func (s *Service) RunDueSchedules(ctx context.Context, limit int) (int, error) {
 	serverNow := s.clock.Now().Unix()
-	var n int
+	var done []payport.Schedule
 	err := s.store.Update(ctx, func(tx payport.Tx) error {
+		done = done[:0]
 		due, err := tx.DueSchedules(ctx, serverNow, limit)
 		if err != nil {
 			return err
@@ -294,24 +295,29 @@ func (s *Service) RunDueSchedules(ctx context.Context, limit int) (int, error) {
 				}
 				merchants[m.ID] = m
 			}
-			if err := s.execute(ctx, tx, m, settings[m.ID], sc, serverNow+m.ClockOffset); err != nil {
+			executed, err := s.execute(ctx, tx, m, settings[m.ID], sc, serverNow+m.ClockOffset)
+			if err != nil {
 				return fmt.Errorf("schedule %d (%s): %w", sc.ID, sc.MerchantUID, err)
 			}
+			done = append(done, executed)
 		}
-		n = len(due)
 		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("run due schedules: %w", err)
 	}
-	return n, nil
+	for _, sc := range done {
+		s.observe.ScheduleExecuted(time.Duration(sc.ExecutedAt-sc.ScheduleAt)*time.Second, sc.PaymentStatus)
+		s.observe.PaymentChanged(sc.PaymentStatus)
+	}
+	return len(done), nil
 }
 
 // errScheduleTaken reports a schedule that changed under the transaction
 // that executes it; the batch is rolled back and retried.
 var errScheduleTaken = errors.New("schedule is no longer scheduled")
 
-func (s *Service) execute(ctx context.Context, tx payport.Tx, m payport.Merchant, settings []payport.PGSetting, sc payport.Schedule, now int64) error {
+func (s *Service) execute(ctx context.Context, tx payport.Tx, m payport.Merchant, settings []payport.PGSetting, sc payport.Schedule, now int64) (payport.Schedule, error) {
 	in := ChargeInput{Order: Order{
 		MerchantUID: sc.MerchantUID, Name: sc.Name, BuyerName: sc.BuyerName, BuyerEmail: sc.BuyerEmail,
 		BuyerTel: sc.BuyerTel, BuyerAddr: sc.BuyerAddr, BuyerPostcode: sc.BuyerPostcode, CustomData: sc.CustomData,
@@ -325,24 +331,24 @@ func (s *Service) execute(ctx context.Context, tx payport.Tx, m payport.Merchant
 		p.PayMethod, p.Channel, p.Status, p.FailedAt, p.FailReason = "card", payport.ChannelAPI, payport.StatusFailed, now, MsgUnknownCard
 		p.CustomerUID, p.CustomerUIDUsage = sc.CustomerUID, payport.UsageScheduled
 	case err != nil:
-		return err
+		return sc, err
 	default:
 		if p, err = s.chargeKey(ctx, m, c, settings, in, sc.Currency, sc.Amount, now, payport.UsageScheduled); err != nil {
-			return err
+			return sc, err
 		}
 	}
 	if err := s.insertPayment(ctx, tx, &p); err != nil {
-		return err
+		return sc, err
 	}
 	sc.IMPUID, sc.ExecutedAt, sc.PaymentStatus, sc.FailReason = p.IMPUID, now, p.Status, p.FailReason
 	claimed, err := tx.FinishSchedule(ctx, sc)
 	if err != nil {
-		return err
+		return sc, err
 	}
 	if !claimed {
-		return errScheduleTaken
+		return sc, errScheduleTaken
 	}
-	return s.queueWebhook(ctx, tx, m, p, string(p.Status), "", now)
+	return sc, s.queueWebhook(ctx, tx, m, p, string(p.Status), "", now)
 }
 
 // AdvanceClock moves the merchant's sandbox test clock forward (decisions

@@ -14,6 +14,7 @@ type Service struct {
 	store     payport.Store
 	gateway   payport.Gateway
 	clock     payport.Clock
+	observe   Observer
 	keys      Keys
 	publicURL string
 
@@ -48,6 +49,8 @@ type Config struct {
 	SecretKey []byte
 	// PublicURL is the base of the receipt URLs payport hands out.
 	PublicURL string
+	// Observer learns of committed changes (metrics); nil ignores them.
+	Observer Observer
 }
 
 // New returns a Service over store.
@@ -58,12 +61,16 @@ func New(store payport.Store, cfg Config) (*Service, error) {
 	if cfg.Gateway == nil {
 		return nil, fmt.Errorf("service: a gateway is required")
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = noObserver{}
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = payport.SystemClock{}
 	}
 	return &Service{
 		store:     store,
 		gateway:   cfg.Gateway,
+		observe:   cfg.Observer,
 		clock:     cfg.Clock,
 		keys:      Keys{secret: cfg.SecretKey},
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),

@@ -101,6 +101,7 @@ func (s *Service) IssueVBank(ctx context.Context, m payport.Merchant, in VBankIn
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("vbank: %w", err)
 	}
+	s.observe.PaymentChanged(p.Status)
 	return p, nil
 }
 
@@ -134,5 +135,6 @@ func (s *Service) Deposit(ctx context.Context, m payport.Merchant, impUID string
 	if err != nil {
 		return payport.Payment{}, fmt.Errorf("deposit: %w", err)
 	}
+	s.observe.PaymentChanged(p.Status)
 	return p, nil
 }

@@ -187,3 +187,16 @@ func (db *DB) Ping(ctx context.Context) error {
 	}
 	return nil
 }
+
+// PoolStats reports the writer connection and the read pool, for metrics.
+func (db *DB) PoolStats() []payport.PoolStats {
+	out := make([]payport.PoolStats, 0, 2)
+	for _, p := range []struct {
+		name string
+		db   *sql.DB
+	}{{"writer", db.writer}, {"reader", db.reader}} {
+		s := p.db.Stats()
+		out = append(out, payport.PoolStats{Pool: p.name, Max: s.MaxOpenConnections, Open: s.OpenConnections, InUse: s.InUse, Idle: s.Idle})
+	}
+	return out
+}

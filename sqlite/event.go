@@ -159,3 +159,10 @@ func (t *tx) RedeliverEvent(ctx context.Context, merchantID, id, now int64) erro
 		WHERE id = ? AND merchant_id = ?`, now, id, merchantID)
 	return affected("redeliver event", res, err)
 }
+
+// OutboxDepth implements payport.Reader.
+func (q queries) OutboxDepth(ctx context.Context) (int, error) {
+	var n int
+	err := q.q.QueryRowContext(ctx, `SELECT count(*) FROM webhook_events WHERE state = 'pending'`).Scan(&n)
+	return n, mapErr("outbox depth", err)
+}

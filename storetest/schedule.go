@@ -641,3 +641,23 @@ func testEventList(t *testing.T, s payport.Store) {
 	_, err = s.EventByID(ctx, a.ID, a3.ID+1000)
 	wantKind(t, err, payport.KindNotFound, "unknown event")
 }
+
+func testOutboxDepth(t *testing.T, s payport.Store) {
+	a, b := newMerchant(t, s), newMerchant(t, s)
+	n, err := s.OutboxDepth(ctx)
+	if err != nil || n != 0 {
+		t.Fatalf("empty outbox depth: %d %v", n, err)
+	}
+	for i, m := range []payport.Merchant{a, a, b} {
+		e := payport.Event{WebhookID: fmt.Sprintf("depth-%d", i), MerchantID: m.ID, URL: "http://h.test/", Type: "paid", Status: "paid", CreatedAt: 1, State: payport.EventPending}
+		update(t, s, func(tx payport.Tx) error { return tx.InsertEvent(ctx, &e) })
+		if i == 0 {
+			update(t, s, func(tx payport.Tx) error {
+				return tx.RecordAttempt(ctx, &payport.Attempt{EventID: e.ID, AttemptedAt: 2, HTTPStatus: 200}, payport.EventDelivered, 0)
+			})
+		}
+	}
+	if n, err := s.OutboxDepth(ctx); err != nil || n != 2 {
+		t.Fatalf("outbox depth: %d %v, want 2 pending across merchants", n, err)
+	}
+}

@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"Payment_DuplicateIMPUIDIsConflict", testPaymentDuplicateIMPUID},
 		{"Payment_FindSortsAndFilters", testFindPayment},
 		{"Event_Insert", testEventInsert},
+		{"Event_OutboxDepth", testOutboxDepth},
 		{"Payment_NoticeURLRoundTrip", testPaymentNoticeURL},
 		{"Payment_UpdateRoundTrip", testPaymentUpdateRoundTrip},
 		{"Payment_UpdateUnknownIsNotFound", testPaymentUpdateUnknown},

@@ -112,6 +112,10 @@ type Dispatcher struct {
 	// Backoff is the delay before the first retry, doubled after each
 	// further failed attempt; 0 means 1 min.
 	Backoff time.Duration
+	// OnAttempt, when set, learns the outcome of each recorded attempt:
+	// the event's new state (delivered, pending for a retry, failed) and
+	// how long the request took. For metrics; it must not block.
+	OnAttempt func(state string, took time.Duration)
 
 	once   sync.Once
 	wake   chan struct{}
@@ -371,6 +375,9 @@ func (d *Dispatcher) deliver(ctx context.Context, e payport.Event) (bool, error)
 	}
 	if err := d.Store.Update(ctx, func(tx payport.Tx) error { return tx.RecordAttempt(ctx, &a, state, next) }); err != nil {
 		return true, fmt.Errorf("webhook: event %d: record attempt: %w", e.ID, err)
+	}
+	if d.OnAttempt != nil {
+		d.OnAttempt(state, took)
 	}
 	level := slog.LevelDebug
 	switch {

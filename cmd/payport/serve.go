@@ -14,6 +14,7 @@ import (
 
 	"github.com/payport/payport"
 	"github.com/payport/payport/httpapi"
+	"github.com/payport/payport/metrics"
 	"github.com/payport/payport/scheduler"
 	"github.com/payport/payport/service"
 	"github.com/payport/payport/webhook"
@@ -41,11 +42,17 @@ func cmdServe(ctx context.Context, args []string, e env) error {
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
-	svc, store, err := openService(ctx, cfg)
+	store, key, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	pools, _ := store.(metrics.Pools)
+	m := metrics.New(store, pools)
+	svc, err := newService(store, key, cfg, m)
+	if err != nil {
+		return err
+	}
 	if err := ensureDemoMerchant(ctx, svc, e.stdout); err != nil {
 		return err
 	}
@@ -54,7 +61,8 @@ func cmdServe(ctx context.Context, args []string, e env) error {
 	// batch of schedules), so nothing claimed is lost.
 	sched := scheduler.New(svc, logger)
 	svc.OnSchedulesDue(sched.Notify)
-	disp := &webhook.Dispatcher{Store: store, Clock: payport.SystemClock{}, Secret: svc.WebhookSecret, Logger: logger, Timeout: cfg.WebhookTimeout}
+	disp := &webhook.Dispatcher{Store: store, Clock: payport.SystemClock{}, Secret: svc.WebhookSecret, Logger: logger,
+		Timeout: cfg.WebhookTimeout, OnAttempt: m.WebhookAttempt}
 	svc.OnWebhookDue(disp.Notify)
 	bgCtx, stopBG := context.WithCancel(ctx)
 	var bg sync.WaitGroup
@@ -62,7 +70,7 @@ func cmdServe(ctx context.Context, args []string, e env) error {
 	bg.Go(func() { _ = disp.Run(bgCtx) })
 	defer bg.Wait()
 	defer stopBG()
-	srv := httpapi.NewServer(cfg.Addr, httpapi.New(svc, httpapi.Options{Logger: logger, Sandbox: cfg.Sandbox}))
+	srv := httpapi.NewServer(cfg.Addr, httpapi.New(svc, httpapi.Options{Logger: logger, Sandbox: cfg.Sandbox, Metrics: m, Ready: store.Ping}))
 	return serveUntilDone(ctx, srv, ln, cfg, logger, e)
 }
 

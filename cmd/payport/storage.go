@@ -82,12 +82,18 @@ func openService(ctx context.Context, cfg config) (*service.Service, store, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := service.New(store, service.Config{Gateway: sandbox.New(), SecretKey: key, PublicURL: cfg.PublicURL})
+	svc, err := newService(store, key, cfg, nil)
 	if err != nil {
 		store.Close()
 		return nil, nil, err
 	}
 	return svc, store, nil
+}
+
+// newService builds the service over an open store; obs, when not nil,
+// observes its committed changes.
+func newService(st store, key []byte, cfg config, obs service.Observer) (*service.Service, error) {
+	return service.New(st, service.Config{Gateway: sandbox.New(), SecretKey: key, PublicURL: cfg.PublicURL, Observer: obs})
 }
 
 // sqlitePath extracts the file path of a `sqlite:PATH` database URL.
