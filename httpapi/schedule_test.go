@@ -537,9 +537,17 @@ func TestWebhook_RetriesThenDelivers(t *testing.T) {
 	}
 	m.setNotificationURL(rcv.srv.URL)
 	m.post("/subscribe/payments/onetime", jsonBody{"merchant_uid": "o-1", "amount": 1000, "card_number": "4242-4242-4242-4242", "expiry": "2030-12"}).want(200, 0)
-	eventually(t, "first attempt", func() bool { return len(rcv.deliveries()) == 1 })
+	// Advance the clock only once an attempt is recorded: its retry time
+	// is counted from when it ended.
+	recorded := func(n int) func() bool {
+		return func() bool {
+			l := m.get("/sandbox/webhooks").want(200, 0).list()
+			return len(l) == 1 && len(l[0].(map[string]any)["attempts"].([]any)) == n
+		}
+	}
+	eventually(t, "first attempt", recorded(1))
 	b.clock.Advance(60 * time.Second)
-	eventually(t, "second attempt", func() bool { return len(rcv.deliveries()) == 2 })
+	eventually(t, "second attempt", recorded(2))
 	b.clock.Advance(120 * time.Second)
 	eventually(t, "third attempt", func() bool { return len(rcv.deliveries()) == 3 })
 	var entry map[string]any

@@ -66,6 +66,8 @@ func New(svc *service.Service, opts Options) http.Handler {
 	if opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", opts.Metrics.Handler())
 	}
+	r.Get("/openapi.json", serveOpenAPI)
+	r.Get("/docs", serveDocs)
 	r.Post("/users/getToken", h.getToken)
 	r.Post("/v2/signin/api-key", h.signIn)
 	r.Post("/v2/token-regeneration", h.regenerate)
