@@ -22,6 +22,8 @@ const usage = `payport — an I'mport (PortOne) V1 compatible payment service
 Usage:
   payport serve [--addr ADDR] [--database URL]
   payport migrate [--database URL]
+  payport export [--database URL] [--out FILE]
+  payport import [--database URL] [--in FILE]
   payport merchant create --name NAME [--json]
   payport merchant list [--json]
   payport merchant set --imp-key KEY [--notification-url URL] [--webhook-content-type json|form] [--schedule-list-paged=true|false]
@@ -64,6 +66,10 @@ func run(ctx context.Context, args []string, e env) int {
 		err = cmdServe(ctx, args[1:], e)
 	case "migrate":
 		err = cmdMigrate(ctx, args[1:], e)
+	case "export":
+		err = cmdExport(ctx, args[1:], e)
+	case "import":
+		err = cmdImport(ctx, args[1:], e)
 	case "merchant":
 		err = cmdMerchant(ctx, args[1:], e)
 	case "webhook-listen":
