@@ -113,7 +113,9 @@ func (m *Metrics) ObserveRequest(route, method string, status int, d time.Durati
 }
 
 // PaymentChanged implements service.Observer.
-func (m *Metrics) PaymentChanged(status payport.Status) { m.payments.WithLabelValues(string(status)).Inc() }
+func (m *Metrics) PaymentChanged(status payport.Status) {
+	m.payments.WithLabelValues(string(status)).Inc()
+}
 
 // Refunded implements service.Observer.
 func (m *Metrics) Refunded(currency payport.Currency, amount int64) {
