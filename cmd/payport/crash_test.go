@@ -75,26 +75,6 @@ func startServe(t *testing.T, bin string, env []string) *process {
 	}
 }
 
-func postJSON(t *testing.T, url, token string, body any) map[string]any {
-	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out["code"] != float64(0) {
-		t.Fatalf("POST %s: %v %v", url, out, err)
-	}
-	return out
-}
-
 // TestServe_SIGKILLLosesAndDuplicatesNothing kills a serving process while
 // scheduled payments run and webhooks are in flight, restarts it on the
 // same database, and checks that every schedule ran exactly once and every
@@ -154,22 +134,8 @@ func TestServe_SIGKILLLosesAndDuplicatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	count := func(q string) int {
-		var v int
-		if err := db.QueryRow(q).Scan(&v); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return v
-	}
-	waitFor := func(what string, cond func() bool) {
-		deadline := time.Now().Add(60 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	count := counter(t, db)
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, 60*time.Second, cond) }
 	// Kill once some schedules ran and some webhooks went out, mid-stream.
 	waitFor("the first executions", func() bool { return count(`SELECT count(*) FROM schedules WHERE status = 'executed'`) > 0 })
 	waitFor("a delivered webhook", func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) > 0 })

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -20,31 +19,6 @@ import (
 
 	"github.com/payport/payport/postgres/pgtest"
 )
-
-// call is one JSON request to a node; it returns the HTTP status and the
-// envelope, or an error when the node did not answer.
-func call(method, url, token string, body any) (int, map[string]any, error) {
-	var rd io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, url, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return resp.StatusCode, nil, err
-	}
-	return resp.StatusCode, out, nil
-}
 
 // TestMultiNode_PostgreSQL runs three `payport serve` processes on one
 // PostgreSQL database: 2,000 schedules fall due within seconds while
@@ -212,22 +186,8 @@ func TestMultiNode_PostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	count := func(q string) int {
-		var v int
-		if err := db.QueryRow(q).Scan(&v); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return v
-	}
-	waitFor := func(what string, limit time.Duration, cond func() bool) {
-		deadline := time.Now().Add(limit)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	count := counter(t, db)
+	waitFor := func(what string, limit time.Duration, cond func() bool) { waitUntil(t, what, limit, cond) }
 	waitFor("executions to start", 60*time.Second, func() bool {
 		return count(`SELECT count(*) FROM schedules WHERE status = 'executed'`) >= schedules/4
 	})
