@@ -1,6 +1,7 @@
 package service
 
 import (
+	"crypto/sha256"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,8 +10,9 @@ import (
 )
 
 // authCache remembers, for at most authCacheTTL, which token belongs to
-// which merchant, so that an authenticated request costs no storage reads
-// for its credentials. Expiry is still judged on every request against the
+// which merchant (and which current token and merchant an imp_key has), so
+// that an authenticated request or a repeated getToken costs no storage
+// reads for its credentials. Expiry is still judged on every request against the
 // merchant's clock. Changes made through this service (a new token, a
 // revoked sign-in, an advanced test clock, new settings) invalidate it at
 // once; changes made by another node or the CLI show within the TTL, the
@@ -50,6 +52,11 @@ func (c *authCache) put(key [32]byte, gen uint64, t payport.Token, m payport.Mer
 		c.entries = make(map[[32]byte]authEntry)
 	}
 	c.entries[key] = authEntry{token: t, merchant: m, gen: gen, at: time.Now()}
+}
+
+// cacheKey separates the kinds of entries sharing the cache.
+func cacheKey(kind, value string) [32]byte {
+	return sha256.Sum256([]byte(kind + "\x00" + value))
 }
 
 // invalidate drops every entry (lazily: their generation no longer matches).
