@@ -412,23 +412,19 @@ func affected(op string, tag pgconn.CommandTag, err error) error {
 	return nil
 }
 
-// collect scans every row with scan and closes rows; no rows is an empty,
-// non-nil slice.
-func collect[T any](rows pgx.Rows, op string, scan func(pgx.CollectableRow) (T, error)) ([]T, error) {
-	list, err := pgx.CollectRows(rows, scan)
+// collect scans every row into the pointers fields returns for a new T
+// (one of the rowmap Fields functions) and closes rows; no rows is an
+// empty, non-nil slice.
+func collect[T any](rows pgx.Rows, op string, fields func(*T) []any) ([]T, error) {
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) {
+		var v T
+		err := r.Scan(fields(&v)...)
+		return v, err
+	})
 	if err != nil {
 		return nil, mapErr(op, err)
 	}
 	return list, nil
-}
-
-// prefixed qualifies every column of a column list with prefix ("s.").
-func prefixed(prefix, columns string) string {
-	cols := strings.Split(columns, ",")
-	for i, c := range cols {
-		cols[i] = prefix + strings.TrimSpace(c)
-	}
-	return strings.Join(cols, ", ")
 }
 
 // placeholders returns "$from, $from+1, …" for n parameters.

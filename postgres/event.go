@@ -8,23 +8,15 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
 
-// eventColumns lists the webhook_events columns in the order of eventFields.
-const eventColumns = `id, webhook_id, merchant_id, url, type, imp_uid, merchant_uid, status, cancellation_id,
-	created_at, state, attempts, next_attempt_at`
-
-// eventFields returns pointers to e's fields in column order, for Scan.
-func eventFields(e *payport.Event) []any {
-	return []any{&e.ID, &e.WebhookID, &e.MerchantID, &e.URL, &e.Type, &e.IMPUID, &e.MerchantUID, &e.Status,
-		&e.CancelID, &e.CreatedAt, &e.State, &e.Attempts, &e.NextAttemptAt}
-}
-
-// eventsWithHistory runs a query of eventColumns (qualified e.) followed by
-// the columns of a LEFT JOINed attempt (id, attempted_at, duration_ms,
-// http_status, error; NULL when the event has none), ordered by event and
-// then attempt id, and folds the rows into events with their History. One
-// statement reads both, so the attempts agree with the events' counts.
+// eventsWithHistory runs a query of rowmap.EventColumns (qualified e.)
+// followed by the columns of a LEFT JOINed attempt (id, attempted_at,
+// duration_ms, http_status, error; NULL when the event has none), ordered
+// by event and then attempt id, and folds the rows into events with their
+// History. One statement reads both, so the attempts agree with the events'
+// counts.
 func (q queries) eventsWithHistory(ctx context.Context, op, query string, args ...any) ([]payport.Event, error) {
 	rows, err := q.q.Query(ctx, query, args...)
 	if err != nil {
@@ -37,18 +29,11 @@ func (q queries) eventsWithHistory(ctx context.Context, op, query string, args .
 		var aID, aAt, aDuration pgtype.Int8
 		var aStatus pgtype.Int4
 		var aError pgtype.Text
-		if err := rows.Scan(append(eventFields(&e), &aID, &aAt, &aDuration, &aStatus, &aError)...); err != nil {
+		if err := rows.Scan(append(rowmap.EventFields(&e), &aID, &aAt, &aDuration, &aStatus, &aError)...); err != nil {
 			return nil, mapErr(op, err)
 		}
-		if n := len(out); n == 0 || out[n-1].ID != e.ID {
-			e.History = []payport.Attempt{}
-			out = append(out, e)
-		}
-		if aID.Valid {
-			last := &out[len(out)-1]
-			last.History = append(last.History, payport.Attempt{ID: aID.Int64, EventID: e.ID,
-				AttemptedAt: aAt.Int64, DurationMS: aDuration.Int64, HTTPStatus: int(aStatus.Int32), Error: aError.String})
-		}
+		out = rowmap.AppendEventRow(out, e, payport.Attempt{ID: aID.Int64, AttemptedAt: aAt.Int64,
+			DurationMS: aDuration.Int64, HTTPStatus: int(aStatus.Int32), Error: aError.String}, aID.Valid)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, mapErr(op, err)
@@ -66,8 +51,8 @@ const eventHistoryColumns = `a.id, a.attempted_at, a.duration_ms, a.http_status,
 // EventsByMerchant implements payport.Reader: the newest limit events (by
 // id) and their attempts, read in one statement.
 func (q queries) EventsByMerchant(ctx context.Context, merchantID int64, limit int) ([]payport.Event, error) {
-	return q.eventsWithHistory(ctx, "events by merchant", `SELECT `+prefixed("e.", eventColumns)+`, `+eventHistoryColumns+`
-		FROM (SELECT `+eventColumns+` FROM webhook_events WHERE merchant_id = $1 ORDER BY id DESC LIMIT $2) e`+
+	return q.eventsWithHistory(ctx, "events by merchant", `SELECT `+rowmap.Prefixed("e.", rowmap.EventColumns)+`, `+eventHistoryColumns+`
+		FROM (SELECT `+rowmap.EventColumns+` FROM webhook_events WHERE merchant_id = $1 ORDER BY id DESC LIMIT $2) e`+
 		eventHistoryJoin+`
 		ORDER BY e.id DESC, a.id`, merchantID, limit)
 }
@@ -75,7 +60,7 @@ func (q queries) EventsByMerchant(ctx context.Context, merchantID int64, limit i
 // EventByID implements payport.Reader.
 func (q queries) EventByID(ctx context.Context, merchantID, id int64) (payport.Event, error) {
 	const op = "event by id"
-	list, err := q.eventsWithHistory(ctx, op, `SELECT `+prefixed("e.", eventColumns)+`, `+eventHistoryColumns+`
+	list, err := q.eventsWithHistory(ctx, op, `SELECT `+rowmap.Prefixed("e.", rowmap.EventColumns)+`, `+eventHistoryColumns+`
 		FROM webhook_events e`+eventHistoryJoin+`
 		WHERE e.id = $1 AND e.merchant_id = $2
 		ORDER BY e.id, a.id`, id, merchantID)
@@ -114,15 +99,11 @@ func (t *tx) ClaimEvents(ctx context.Context, now, leaseUntil int64, limit int) 
 			WHERE state = 'pending' AND next_attempt_at <= $2 AND claimed_until <= $2
 			ORDER BY next_attempt_at, id LIMIT $3
 			FOR UPDATE SKIP LOCKED)
-		RETURNING `+eventColumns, leaseUntil, now, limit)
+		RETURNING `+rowmap.EventColumns, leaseUntil, now, limit)
 	if err != nil {
 		return nil, mapErr(op, err)
 	}
-	list, err := collect(rows, op, func(r pgx.CollectableRow) (payport.Event, error) {
-		var e payport.Event
-		err := r.Scan(eventFields(&e)...)
-		return e, err
-	})
+	list, err := collect(rows, op, rowmap.EventFields)
 	if err != nil {
 		return nil, err
 	}

@@ -3,23 +3,15 @@ package postgres
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
 
-const merchantColumns = `id, name, imp_key, imp_secret_hash, notification_url, webhook_content_type,
-	webhook_max_attempts, schedule_list_paged, webhook_secret_id, clock_offset, created_at`
-
-func scanMerchant(row pgx.Row) (payport.Merchant, error) {
-	var m payport.Merchant
-	err := row.Scan(&m.ID, &m.Name, &m.IMPKey, &m.IMPSecretHash, &m.NotificationURL, &m.WebhookContentType,
-		&m.WebhookMaxAttempts, &m.ScheduleListPaged, &m.WebhookSecretID, &m.ClockOffset, &m.CreatedAt)
-	return m, err
-}
-
+// merchantWhere reads the merchant that where, with args, selects.
 func (q queries) merchantWhere(ctx context.Context, op, where string, args ...any) (payport.Merchant, error) {
-	m, err := scanMerchant(q.q.QueryRow(ctx, `SELECT `+merchantColumns+` FROM merchants WHERE `+where, args...))
+	var m payport.Merchant
+	err := q.q.QueryRow(ctx, `SELECT `+rowmap.MerchantColumns+` FROM merchants WHERE `+where, args...).
+		Scan(rowmap.MerchantFields(&m)...)
 	if err != nil {
 		return payport.Merchant{}, mapErr(op, err)
 	}
@@ -44,25 +36,21 @@ func (q queries) MerchantByAPIKeyHash(ctx context.Context, hash []byte) (payport
 
 // Merchants implements payport.Reader.
 func (q queries) Merchants(ctx context.Context) ([]payport.Merchant, error) {
-	rows, err := q.q.Query(ctx, `SELECT `+merchantColumns+` FROM merchants ORDER BY id`)
+	rows, err := q.q.Query(ctx, `SELECT `+rowmap.MerchantColumns+` FROM merchants ORDER BY id`)
 	if err != nil {
 		return nil, mapErr("merchants", err)
 	}
-	return collect(rows, "merchants", func(r pgx.CollectableRow) (payport.Merchant, error) { return scanMerchant(r) })
+	return collect(rows, "merchants", rowmap.MerchantFields)
 }
 
 // PGSettings implements payport.Reader.
 func (q queries) PGSettings(ctx context.Context, merchantID int64) ([]payport.PGSetting, error) {
-	rows, err := q.q.Query(ctx, `SELECT id, merchant_id, pg_provider, pg_id, nonauth, vbank, api_key_hash, created_at
+	rows, err := q.q.Query(ctx, `SELECT `+rowmap.PGSettingColumns+`
 		FROM merchant_pg_settings WHERE merchant_id = $1 ORDER BY id`, merchantID)
 	if err != nil {
 		return nil, mapErr("pg settings", err)
 	}
-	return collect(rows, "pg settings", func(r pgx.CollectableRow) (payport.PGSetting, error) {
-		var s payport.PGSetting
-		err := r.Scan(&s.ID, &s.MerchantID, &s.Provider, &s.PGID, &s.NonAuth, &s.VBank, &s.APIKeyHash, &s.CreatedAt)
-		return s, err
-	})
+	return collect(rows, "pg settings", rowmap.PGSettingFields)
 }
 
 // LockMerchant implements payport.Tx with SELECT … FOR NO KEY UPDATE: the

@@ -5,85 +5,25 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
 
-// paymentColumns lists the payments columns in the order of paymentFields.
-const paymentColumns = `id, merchant_id, imp_uid, merchant_uid, pay_method, channel, pg_provider, emb_pg_provider,
-	pg_tid, pg_id, escrow, apply_num, bank_code, bank_name, card_code, card_name, card_quota, card_number,
-	card_type, vbank_code, vbank_name, vbank_num, vbank_holder, vbank_date, vbank_issued_at, name, amount,
-	cancel_amount, currency, buyer_name, buyer_email, buyer_tel, buyer_addr, buyer_postcode, custom_data,
-	user_agent, status, started_at, paid_at, failed_at, cancelled_at, fail_reason, cancel_reason, receipt_url,
-	cash_receipt_issued, customer_uid, customer_uid_usage, notice_url, updated_at`
-
-// paymentFields returns pointers to p's fields in column order, for Scan and,
-// dereferenced, for INSERT and UPDATE.
-func paymentFields(p *payport.Payment) []any {
-	return []any{&p.ID, &p.MerchantID, &p.IMPUID, &p.MerchantUID, &p.PayMethod, &p.Channel, &p.PGProvider,
-		&p.EmbPGProvider, &p.PGTID, &p.PGID, &p.Escrow, &p.ApplyNum, &p.BankCode, &p.BankName, &p.CardCode,
-		&p.CardName, &p.CardQuota, &p.CardNumber, &p.CardType, &p.VBankCode, &p.VBankName, &p.VBankNum,
-		&p.VBankHolder, &p.VBankDate, &p.VBankIssuedAt, &p.Name, &p.Amount, &p.CancelAmount, &p.Currency,
-		&p.BuyerName, &p.BuyerEmail, &p.BuyerTel, &p.BuyerAddr, &p.BuyerPostcode, &p.CustomData, &p.UserAgent,
-		&p.Status, &p.StartedAt, &p.PaidAt, &p.FailedAt, &p.CancelledAt, &p.FailReason, &p.CancelReason,
-		&p.ReceiptURL, &p.CashReceiptIssued, &p.CustomerUID, &p.CustomerUIDUsage, &p.NoticeURL, &p.UpdatedAt}
-}
-
-// paymentValues dereferences paymentFields, leaving out the id.
-func paymentValues(p *payport.Payment) []any {
-	ptrs := paymentFields(p)[1:]
-	vals := make([]any, len(ptrs))
-	for i, ptr := range ptrs {
-		switch v := ptr.(type) {
-		case *string:
-			vals[i] = *v
-		case *int64:
-			vals[i] = *v
-		case *int:
-			vals[i] = *v
-		case *bool:
-			vals[i] = *v
-		case *payport.Currency:
-			vals[i] = string(*v)
-		case *payport.Status:
-			vals[i] = string(*v)
-		default:
-			panic(fmt.Sprintf("postgres: payment field of type %T", ptr))
-		}
-	}
-	return vals
-}
-
-// paymentColumnList is paymentColumns split into names.
-var paymentColumnList = func() []string {
-	cols := strings.Split(paymentColumns, ",")
-	for i := range cols {
-		cols[i] = strings.TrimSpace(cols[i])
-	}
-	return cols
-}()
-
-// immutablePaymentColumns is the number of leading columns of
-// paymentColumns that UpdatePayment never writes: id, merchant_id, imp_uid
-// and merchant_uid.
-const immutablePaymentColumns = 4
+// paymentColumnList is rowmap.PaymentColumns split into names.
+var paymentColumnList = rowmap.Names(rowmap.PaymentColumns)
 
 // paymentInsert is the INSERT of InsertPayment: every column but id, with
-// the values of paymentValues.
+// the values of rowmap.PaymentValues.
 var paymentInsert = `INSERT INTO payments (` + strings.Join(paymentColumnList[1:], ", ") + `)
 	VALUES (` + placeholders(1, len(paymentColumnList)-1) + `) ON CONFLICT DO NOTHING RETURNING id`
 
-// paymentUpdate is the UPDATE of UpdatePayment: every column of
-// paymentColumns after the immutable ones, in order, so that it stays in
-// step with paymentFields (and thus with paymentValues) by construction;
-// the last parameter is the id.
+// paymentUpdate is the UPDATE of UpdatePayment: one "column = $n" for each
+// of rowmap.PaymentUpdateColumns, in the order of
+// rowmap.PaymentUpdateValues; the last parameter is the id.
 var paymentUpdate = func() string {
-	if strings.Join(paymentColumnList[:immutablePaymentColumns], ",") != "id,merchant_id,imp_uid,merchant_uid" {
-		panic("postgres: paymentColumns must begin with id, merchant_id, imp_uid, merchant_uid")
-	}
-	set := make([]string, 0, len(paymentColumnList))
-	for i, c := range paymentColumnList[immutablePaymentColumns:] {
+	cols := rowmap.PaymentUpdateColumns()
+	set := make([]string, 0, len(cols))
+	for i, c := range cols {
 		set = append(set, fmt.Sprintf("%s = $%d", c, i+1))
 	}
 	return `UPDATE payments SET ` + strings.Join(set, ", ") + fmt.Sprintf(` WHERE id = $%d`, len(set)+1)
@@ -94,7 +34,7 @@ var sortColumns = map[string]string{"started": "started_at", "paid": "paid_at", 
 
 // PaymentByIMPUID implements payport.Reader.
 func (q queries) PaymentByIMPUID(ctx context.Context, merchantID int64, impUID string) (payport.Payment, error) {
-	return q.payment(ctx, "payment by imp_uid", `SELECT `+paymentColumns+` FROM payments
+	return q.payment(ctx, "payment by imp_uid", `SELECT `+rowmap.PaymentColumns+` FROM payments
 		WHERE merchant_id = $1 AND imp_uid = $2`, merchantID, impUID)
 }
 
@@ -108,7 +48,7 @@ func (q queries) FindPayment(ctx context.Context, merchantID int64, merchantUID 
 	if sort.Descending {
 		dir = "DESC"
 	}
-	return q.payment(ctx, "find payment", `SELECT `+paymentColumns+` FROM payments
+	return q.payment(ctx, "find payment", `SELECT `+rowmap.PaymentColumns+` FROM payments
 		WHERE merchant_id = $1 AND merchant_uid = $2 AND ($3::text = '' OR status = $3::text)
 		ORDER BY `+col+` `+dir+`, id DESC LIMIT 1`, merchantID, merchantUID, string(status))
 }
@@ -116,19 +56,15 @@ func (q queries) FindPayment(ctx context.Context, merchantID int64, merchantUID 
 // payment runs a query for one payment and loads its cancel history.
 func (q queries) payment(ctx context.Context, op, query string, args ...any) (payport.Payment, error) {
 	var p payport.Payment
-	if err := q.q.QueryRow(ctx, query, args...).Scan(paymentFields(&p)...); err != nil {
+	if err := q.q.QueryRow(ctx, query, args...).Scan(rowmap.PaymentFields(&p)...); err != nil {
 		return payport.Payment{}, mapErr(op, err)
 	}
-	rows, err := q.q.Query(ctx, `SELECT id, payment_id, pg_tid, amount, cancelled_at, reason, receipt_url
+	rows, err := q.q.Query(ctx, `SELECT `+rowmap.CancelColumns+`
 		FROM payment_cancels WHERE payment_id = $1 ORDER BY id`, p.ID)
 	if err != nil {
 		return payport.Payment{}, mapErr(op, err)
 	}
-	p.CancelHistory, err = collect(rows, op, func(r pgx.CollectableRow) (payport.CancelEntry, error) {
-		var c payport.CancelEntry
-		err := r.Scan(&c.ID, &c.PaymentID, &c.PGTID, &c.Amount, &c.CancelledAt, &c.Reason, &c.ReceiptURL)
-		return c, err
-	})
+	p.CancelHistory, err = collect(rows, op, rowmap.CancelFields)
 	if err != nil {
 		return payport.Payment{}, err
 	}
@@ -157,7 +93,7 @@ func (t *tx) ClaimMerchantUID(ctx context.Context, merchantID int64, merchantUID
 // is ErrConflict, leaving the transaction usable so that the caller can
 // retry with another imp_uid.
 func (t *tx) InsertPayment(ctx context.Context, p *payport.Payment) error {
-	if err := t.q.QueryRow(ctx, paymentInsert, paymentValues(p)...).Scan(&p.ID); err != nil {
+	if err := t.q.QueryRow(ctx, paymentInsert, rowmap.PaymentValues(p)...).Scan(&p.ID); err != nil {
 		return insertedOrConflict("insert payment", err)
 	}
 	for i := range p.CancelHistory {
@@ -176,7 +112,7 @@ func (t *tx) InsertPayment(ctx context.Context, p *payport.Payment) error {
 // are serialised. It does not conflict with the KEY SHARE locks of
 // foreign-key checks.
 func (t *tx) LockPayment(ctx context.Context, merchantID int64, impUID string) (payport.Payment, error) {
-	return t.payment(ctx, "lock payment", `SELECT `+paymentColumns+` FROM payments
+	return t.payment(ctx, "lock payment", `SELECT `+rowmap.PaymentColumns+` FROM payments
 		WHERE merchant_id = $1 AND imp_uid = $2 FOR NO KEY UPDATE`, merchantID, impUID)
 }
 
@@ -184,7 +120,7 @@ func (t *tx) LockPayment(ctx context.Context, merchantID int64, impUID string) (
 // CHECK constraint on cancel_amount refuses a cancel_amount above amount
 // (an internal error: the service checks the cancellable amount first).
 func (t *tx) UpdatePayment(ctx context.Context, p payport.Payment) error {
-	args := append(paymentValues(&p)[immutablePaymentColumns-1:], p.ID)
+	args := append(rowmap.PaymentUpdateValues(&p), p.ID)
 	tag, err := t.q.Exec(ctx, paymentUpdate, args...)
 	return affected("update payment", tag, err)
 }

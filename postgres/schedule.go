@@ -6,37 +6,17 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
 
-// scheduleColumns lists the schedules columns in the order of scheduleFields.
-const scheduleColumns = `id, merchant_id, customer_uid, merchant_uid, imp_uid, schedule_at, executed_at, revoked_at,
-	amount, tax_free, currency, name, buyer_name, buyer_email, buyer_tel, buyer_addr, buyer_postcode,
-	custom_data, notice_url, status, payment_status, fail_reason`
-
-// scheduleFields returns pointers to s's fields in column order, for Scan.
-func scheduleFields(s *payport.Schedule) []any {
-	return []any{&s.ID, &s.MerchantID, &s.CustomerUID, &s.MerchantUID, &s.IMPUID, &s.ScheduleAt, &s.ExecutedAt,
-		&s.RevokedAt, &s.Amount, &s.TaxFree, &s.Currency, &s.Name, &s.BuyerName, &s.BuyerEmail, &s.BuyerTel,
-		&s.BuyerAddr, &s.BuyerPostcode, &s.CustomData, &s.NoticeURL, &s.Status, &s.PaymentStatus, &s.FailReason}
-}
-
-// scanSchedule scans one row of scheduleColumns.
-func scanSchedule(r pgx.CollectableRow) (payport.Schedule, error) {
-	var s payport.Schedule
-	err := r.Scan(scheduleFields(&s)...)
-	return s, err
-}
-
-// schedules runs a query returning scheduleColumns.
+// schedules runs a query returning rowmap.ScheduleColumns.
 func (q queries) schedules(ctx context.Context, op, query string, args ...any) ([]payport.Schedule, error) {
 	rows, err := q.q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, mapErr(op, err)
 	}
-	return collect(rows, op, scanSchedule)
+	return collect(rows, op, rowmap.ScheduleFields)
 }
 
 // sortBySchedule orders schedules by schedule_at, then id (RETURNING
@@ -53,8 +33,8 @@ func sortBySchedule(list []payport.Schedule) {
 // ScheduleByMerchantUID implements payport.Reader.
 func (q queries) ScheduleByMerchantUID(ctx context.Context, merchantID int64, merchantUID string) (payport.Schedule, error) {
 	var s payport.Schedule
-	err := q.q.QueryRow(ctx, `SELECT `+scheduleColumns+` FROM schedules
-		WHERE merchant_id = $1 AND merchant_uid = $2`, merchantID, merchantUID).Scan(scheduleFields(&s)...)
+	err := q.q.QueryRow(ctx, `SELECT `+rowmap.ScheduleColumns+` FROM schedules
+		WHERE merchant_id = $1 AND merchant_uid = $2`, merchantID, merchantUID).Scan(rowmap.ScheduleFields(&s)...)
 	if err != nil {
 		return payport.Schedule{}, mapErr("schedule by merchant_uid", err)
 	}
@@ -77,16 +57,14 @@ func (q queries) Schedules(ctx context.Context, sq payport.ScheduleQuery) ([]pay
 		limit = &l
 	}
 	offset := int64(max(sq.Offset, 0))
-	rows, err := q.q.Query(ctx, `SELECT `+scheduleColumns+`, count(*) OVER ()`+where+`
+	rows, err := q.q.Query(ctx, `SELECT `+rowmap.ScheduleColumns+`, count(*) OVER ()`+where+`
 		ORDER BY schedule_at DESC, id DESC LIMIT $6 OFFSET $7`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, mapErr(op, err)
 	}
 	total := 0
-	list, err := collect(rows, op, func(r pgx.CollectableRow) (payport.Schedule, error) {
-		var s payport.Schedule
-		err := r.Scan(append(scheduleFields(&s), &total)...)
-		return s, err
+	list, err := collect(rows, op, func(s *payport.Schedule) []any {
+		return append(rowmap.ScheduleFields(s), &total)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -130,7 +108,7 @@ func (t *tx) InsertSchedule(ctx context.Context, s *payport.Schedule) error {
 // however many future schedules exist; the exact per-merchant bound (now
 // plus the schedule's own merchant's offset) then filters that range.
 func (t *tx) DueSchedules(ctx context.Context, now int64, limit int) ([]payport.Schedule, error) {
-	return t.schedules(ctx, "due schedules", `SELECT `+prefixed("s.", scheduleColumns)+`
+	return t.schedules(ctx, "due schedules", `SELECT `+rowmap.Prefixed("s.", rowmap.ScheduleColumns)+`
 		FROM schedules s JOIN merchants m ON m.id = s.merchant_id
 		WHERE s.status = 'scheduled'
 			AND s.schedule_at <= $1::bigint + (SELECT coalesce(max(clock_offset), 0) FROM merchants)
@@ -176,7 +154,7 @@ func (t *tx) RevokeSchedules(ctx context.Context, merchantID int64, customerUID 
 		args = append(args, merchantUIDs)
 		query += fmt.Sprintf(` AND merchant_uid = ANY($%d::text[])`, len(args))
 	}
-	list, err := t.schedules(ctx, op, query+` RETURNING `+scheduleColumns, args...)
+	list, err := t.schedules(ctx, op, query+` RETURNING `+rowmap.ScheduleColumns, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,22 +3,15 @@ package postgres
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
-
-const tokenColumns = `token_hash, token_id, merchant_id, kind, family_id, issued_at, expires_at, used_at, revoked_at`
-
-func scanToken(row pgx.Row) (payport.Token, error) {
-	var t payport.Token
-	err := row.Scan(&t.Hash, &t.ID, &t.MerchantID, &t.Kind, &t.FamilyID, &t.IssuedAt, &t.ExpiresAt, &t.UsedAt, &t.RevokedAt)
-	return t, err
-}
 
 // TokenByHash implements payport.Reader.
 func (q queries) TokenByHash(ctx context.Context, hash []byte) (payport.Token, error) {
-	t, err := scanToken(q.q.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = $1`, hash))
+	var t payport.Token
+	err := q.q.QueryRow(ctx, `SELECT `+rowmap.TokenColumns+` FROM api_tokens WHERE token_hash = $1`, hash).
+		Scan(rowmap.TokenFields(&t)...)
 	if err != nil {
 		return payport.Token{}, mapErr("token by hash", err)
 	}
@@ -28,8 +21,10 @@ func (q queries) TokenByHash(ctx context.Context, hash []byte) (payport.Token, e
 // CurrentRESTToken implements payport.Reader. Tokens issued in the same
 // second are told apart by seq, their insertion order.
 func (q queries) CurrentRESTToken(ctx context.Context, merchantID int64) (payport.Token, error) {
-	t, err := scanToken(q.q.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens
-		WHERE merchant_id = $1 AND kind = 'rest' ORDER BY issued_at DESC, seq DESC LIMIT 1`, merchantID))
+	var t payport.Token
+	err := q.q.QueryRow(ctx, `SELECT `+rowmap.TokenColumns+` FROM api_tokens
+		WHERE merchant_id = $1 AND kind = 'rest' ORDER BY issued_at DESC, seq DESC LIMIT 1`, merchantID).
+		Scan(rowmap.TokenFields(&t)...)
 	if err != nil {
 		return payport.Token{}, mapErr("current rest token", err)
 	}
@@ -39,7 +34,7 @@ func (q queries) CurrentRESTToken(ctx context.Context, merchantID int64) (paypor
 // InsertToken implements payport.Tx. A taken hash inserts nothing and is
 // ErrConflict, leaving the transaction usable.
 func (t *tx) InsertToken(ctx context.Context, tok payport.Token) error {
-	tag, err := t.q.Exec(ctx, `INSERT INTO api_tokens (`+tokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+	tag, err := t.q.Exec(ctx, `INSERT INTO api_tokens (`+rowmap.TokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT DO NOTHING`,
 		tok.Hash, tok.ID, tok.MerchantID, string(tok.Kind), tok.FamilyID, tok.IssuedAt, tok.ExpiresAt, tok.UsedAt, tok.RevokedAt)
 	if err != nil {

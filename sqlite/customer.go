@@ -4,25 +4,14 @@ import (
 	"context"
 
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
-
-// customerColumns lists the customers columns in the order of customerFields.
-const customerColumns = `merchant_id, customer_uid, pg_provider, pg_id, card_name, card_code, card_number,
-	card_type, gateway_token, customer_name, customer_tel, customer_email, customer_addr, customer_postcode,
-	inserted, updated`
-
-// customerFields returns pointers to c's fields in column order.
-func customerFields(c *payport.Customer) []any {
-	return []any{&c.MerchantID, &c.CustomerUID, &c.PGProvider, &c.PGID, &c.CardName, &c.CardCode,
-		&c.CardNumber, &c.CardType, &c.GatewayToken, &c.CustomerName, &c.CustomerTel, &c.CustomerEmail,
-		&c.CustomerAddr, &c.CustomerPostcode, &c.Inserted, &c.Updated}
-}
 
 // CustomerByUID implements payport.Reader.
 func (q queries) CustomerByUID(ctx context.Context, merchantID int64, customerUID string) (payport.Customer, error) {
 	var c payport.Customer
-	err := q.q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers
-		WHERE merchant_id = ? AND customer_uid = ?`, merchantID, customerUID).Scan(customerFields(&c)...)
+	err := q.q.QueryRowContext(ctx, `SELECT `+rowmap.CustomerColumns+` FROM customers
+		WHERE merchant_id = ? AND customer_uid = ?`, merchantID, customerUID).Scan(rowmap.CustomerFields(&c)...)
 	if err != nil {
 		return payport.Customer{}, mapErr("customer by uid", err)
 	}
@@ -32,7 +21,7 @@ func (q queries) CustomerByUID(ctx context.Context, merchantID int64, customerUI
 // UpsertCustomer implements payport.Tx. A replaced key keeps its inserted
 // time: the conflict update sets every column but the key and inserted.
 func (t *tx) UpsertCustomer(ctx context.Context, c payport.Customer) error {
-	_, err := t.q.ExecContext(ctx, `INSERT INTO customers (`+customerColumns+`)
+	_, err := t.q.ExecContext(ctx, `INSERT INTO customers (`+rowmap.CustomerColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (merchant_id, customer_uid) DO UPDATE SET
 			pg_provider = excluded.pg_provider, pg_id = excluded.pg_id, card_name = excluded.card_name,

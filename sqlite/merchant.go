@@ -5,20 +5,15 @@ import (
 	"database/sql"
 
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
 
-const merchantColumns = `id, name, imp_key, imp_secret_hash, notification_url, webhook_content_type,
-	webhook_max_attempts, schedule_list_paged, webhook_secret_id, clock_offset, created_at`
-
-func scanMerchant(row interface{ Scan(...any) error }) (payport.Merchant, error) {
-	var m payport.Merchant
-	err := row.Scan(&m.ID, &m.Name, &m.IMPKey, &m.IMPSecretHash, &m.NotificationURL, &m.WebhookContentType,
-		&m.WebhookMaxAttempts, &m.ScheduleListPaged, &m.WebhookSecretID, &m.ClockOffset, &m.CreatedAt)
-	return m, err
-}
-
+// merchantWhere reads the merchant that where, with its one argument,
+// selects.
 func (q queries) merchantWhere(ctx context.Context, op, where string, arg any) (payport.Merchant, error) {
-	m, err := scanMerchant(q.q.QueryRowContext(ctx, `SELECT `+merchantColumns+` FROM merchants WHERE `+where, arg))
+	var m payport.Merchant
+	err := q.q.QueryRowContext(ctx, `SELECT `+rowmap.MerchantColumns+` FROM merchants WHERE `+where, arg).
+		Scan(rowmap.MerchantFields(&m)...)
 	return m, mapErr(op, err)
 }
 
@@ -40,25 +35,21 @@ func (q queries) MerchantByAPIKeyHash(ctx context.Context, hash []byte) (payport
 
 // Merchants implements payport.Reader.
 func (q queries) Merchants(ctx context.Context) ([]payport.Merchant, error) {
-	rows, err := q.q.QueryContext(ctx, `SELECT `+merchantColumns+` FROM merchants ORDER BY id`)
+	rows, err := q.q.QueryContext(ctx, `SELECT `+rowmap.MerchantColumns+` FROM merchants ORDER BY id`)
 	if err != nil {
 		return nil, mapErr("merchants", err)
 	}
-	return collect(rows, "merchants", func(r *sql.Rows) (payport.Merchant, error) { return scanMerchant(r) })
+	return collect(rows, "merchants", rowmap.MerchantFields)
 }
 
 // PGSettings implements payport.Reader.
 func (q queries) PGSettings(ctx context.Context, merchantID int64) ([]payport.PGSetting, error) {
-	rows, err := q.q.QueryContext(ctx, `SELECT id, merchant_id, pg_provider, pg_id, nonauth, vbank, api_key_hash, created_at
+	rows, err := q.q.QueryContext(ctx, `SELECT `+rowmap.PGSettingColumns+`
 		FROM pg_settings WHERE merchant_id = ? ORDER BY id`, merchantID)
 	if err != nil {
 		return nil, mapErr("pg settings", err)
 	}
-	return collect(rows, "pg settings", func(r *sql.Rows) (payport.PGSetting, error) {
-		var s payport.PGSetting
-		err := r.Scan(&s.ID, &s.MerchantID, &s.Provider, &s.PGID, &s.NonAuth, &s.VBank, &s.APIKeyHash, &s.CreatedAt)
-		return s, err
-	})
+	return collect(rows, "pg settings", rowmap.PGSettingFields)
 }
 
 // LockMerchant implements payport.Tx. On SQLite the transaction already
@@ -109,13 +100,15 @@ func (t *tx) RemovePGSetting(ctx context.Context, merchantID int64, provider, pg
 	return affected("remove pg setting", res, err)
 }
 
-// collect scans every row with scan and closes rows.
-func collect[T any](rows *sql.Rows, op string, scan func(*sql.Rows) (T, error)) ([]T, error) {
+// collect scans every row into the pointers fields returns for a new T
+// (one of the rowmap Fields functions) and closes rows; no rows is an
+// empty, non-nil slice.
+func collect[T any](rows *sql.Rows, op string, fields func(*T) []any) ([]T, error) {
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
+		var v T
+		if err := rows.Scan(fields(&v)...); err != nil {
 			return nil, mapErr(op, err)
 		}
 		out = append(out, v)

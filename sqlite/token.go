@@ -4,32 +4,29 @@ import (
 	"context"
 
 	"github.com/payport/payport"
+	"github.com/payport/payport/internal/rowmap"
 )
-
-const tokenColumns = `token_hash, token_id, merchant_id, kind, family_id, issued_at, expires_at, used_at, revoked_at`
-
-func scanToken(row interface{ Scan(...any) error }) (payport.Token, error) {
-	var t payport.Token
-	err := row.Scan(&t.Hash, &t.ID, &t.MerchantID, &t.Kind, &t.FamilyID, &t.IssuedAt, &t.ExpiresAt, &t.UsedAt, &t.RevokedAt)
-	return t, err
-}
 
 // TokenByHash implements payport.Reader.
 func (q queries) TokenByHash(ctx context.Context, hash []byte) (payport.Token, error) {
-	t, err := scanToken(q.q.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ?`, hash))
+	var t payport.Token
+	err := q.q.QueryRowContext(ctx, `SELECT `+rowmap.TokenColumns+` FROM api_tokens WHERE token_hash = ?`, hash).
+		Scan(rowmap.TokenFields(&t)...)
 	return t, mapErr("token by hash", err)
 }
 
 // CurrentRESTToken implements payport.Reader.
 func (q queries) CurrentRESTToken(ctx context.Context, merchantID int64) (payport.Token, error) {
-	t, err := scanToken(q.q.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens
-		WHERE merchant_id = ? AND kind = 'rest' ORDER BY issued_at DESC, rowid DESC LIMIT 1`, merchantID))
+	var t payport.Token
+	err := q.q.QueryRowContext(ctx, `SELECT `+rowmap.TokenColumns+` FROM api_tokens
+		WHERE merchant_id = ? AND kind = 'rest' ORDER BY issued_at DESC, rowid DESC LIMIT 1`, merchantID).
+		Scan(rowmap.TokenFields(&t)...)
 	return t, mapErr("current rest token", err)
 }
 
 // InsertToken implements payport.Tx.
 func (t *tx) InsertToken(ctx context.Context, tok payport.Token) error {
-	_, err := t.q.ExecContext(ctx, `INSERT INTO api_tokens (`+tokenColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := t.q.ExecContext(ctx, `INSERT INTO api_tokens (`+rowmap.TokenColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		tok.Hash, tok.ID, tok.MerchantID, tok.Kind, tok.FamilyID, tok.IssuedAt, tok.ExpiresAt, tok.UsedAt, tok.RevokedAt)
 	return mapErr("insert token", err)
 }
