@@ -190,6 +190,8 @@ func (p *params) str(name string) string {
 var decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // decimal returns a number field as exact decimal text ("" when absent).
+// An empty string counts as absent: form clients send optional numbers
+// that way (`checksum=`).
 func (p *params) decimal(name string) string {
 	var s string
 	switch v := p.m[name].(type) {
@@ -198,7 +200,9 @@ func (p *params) decimal(name string) string {
 	case json.Number:
 		s = v.String()
 	case string:
-		s = strings.TrimSpace(v)
+		if s = strings.TrimSpace(v); s == "" {
+			return ""
+		}
 	default:
 		p.fail(name, "must be a number")
 		return ""

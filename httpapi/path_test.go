@@ -1,6 +1,9 @@
 package httpapi_test
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestPathParams_AreUnescaped(t *testing.T) {
 	b := setup(t)
@@ -19,4 +22,16 @@ func TestPathParams_AreUnescaped(t *testing.T) {
 	if got := m.get("/payments/find/%EC%A3%BC%EB%AC%B8%201").want(200, 0).obj(); got["imp_uid"] != p["imp_uid"] {
 		t.Fatalf("find by escaped merchant_uid: %v", got)
 	}
+}
+
+func TestEmptyFormNumbersAreAbsent(t *testing.T) {
+	b := setup(t)
+	m := b.merchant("shop")
+	p := sandboxPaid(m, "order-e")
+	// checksum= and amount= as a PHP form sends unset optional numbers: a full refund without a check
+	got := m.post("/payments/cancel", url.Values{"imp_uid": {p["imp_uid"].(string)}, "amount": {""}, "checksum": {""}}).want(200, 0).obj()
+	if got["status"] != "cancelled" {
+		t.Fatalf("cancel with empty optional numbers: %v", got)
+	}
+	m.post("/sandbox/payments", url.Values{"merchant_uid": {"x"}, "amount": {" "}}).wantError(400, -1, "amount: required")
 }
