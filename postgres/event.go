@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"sort"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -107,13 +106,7 @@ func (t *tx) ClaimEvents(ctx context.Context, now, leaseUntil int64, limit int) 
 	if err != nil {
 		return nil, err
 	}
-	// RETURNING yields rows in no defined order.
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].NextAttemptAt != list[j].NextAttemptAt {
-			return list[i].NextAttemptAt < list[j].NextAttemptAt
-		}
-		return list[i].ID < list[j].ID
-	})
+	rowmap.SortEventsByDue(list) // RETURNING yields rows in no defined order
 	return list, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/payport/payport"
 	"github.com/payport/payport/internal/rowmap"
@@ -17,17 +16,6 @@ func (q queries) schedules(ctx context.Context, op, query string, args ...any) (
 		return nil, mapErr(op, err)
 	}
 	return collect(rows, op, rowmap.ScheduleFields)
-}
-
-// sortBySchedule orders schedules by schedule_at, then id (RETURNING
-// yields rows in no defined order).
-func sortBySchedule(list []payport.Schedule) {
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].ScheduleAt != list[j].ScheduleAt {
-			return list[i].ScheduleAt < list[j].ScheduleAt
-		}
-		return list[i].ID < list[j].ID
-	})
 }
 
 // ScheduleByMerchantUID implements payport.Reader.
@@ -158,7 +146,7 @@ func (t *tx) RevokeSchedules(ctx context.Context, merchantID int64, customerUID 
 	if err != nil {
 		return nil, err
 	}
-	sortBySchedule(list)
+	rowmap.SortSchedules(list)
 	return list, nil
 }
 

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"sort"
 
 	"github.com/payport/payport"
 	"github.com/payport/payport/internal/rowmap"
@@ -98,13 +97,7 @@ func (t *tx) ClaimEvents(ctx context.Context, now, leaseUntil int64, limit int) 
 	if err != nil {
 		return nil, err
 	}
-	// RETURNING yields rows in no defined order.
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].NextAttemptAt != list[j].NextAttemptAt {
-			return list[i].NextAttemptAt < list[j].NextAttemptAt
-		}
-		return list[i].ID < list[j].ID
-	})
+	rowmap.SortEventsByDue(list) // RETURNING yields rows in no defined order
 	return list, nil
 }
 

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"sort"
 
 	"github.com/payport/payport"
 	"github.com/payport/payport/internal/rowmap"
@@ -16,17 +15,6 @@ func (q queries) schedules(ctx context.Context, op, query string, args ...any) (
 		return nil, mapErr(op, err)
 	}
 	return collect(rows, op, rowmap.ScheduleFields)
-}
-
-// sortBySchedule orders schedules by schedule_at, then id (RETURNING
-// yields rows in no defined order).
-func sortBySchedule(list []payport.Schedule) {
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].ScheduleAt != list[j].ScheduleAt {
-			return list[i].ScheduleAt < list[j].ScheduleAt
-		}
-		return list[i].ID < list[j].ID
-	})
 }
 
 // ScheduleByMerchantUID implements payport.Reader.
@@ -153,7 +141,7 @@ func (t *tx) RevokeSchedules(ctx context.Context, merchantID int64, customerUID 
 	if err != nil {
 		return nil, err
 	}
-	sortBySchedule(list)
+	rowmap.SortSchedules(list)
 	return list, nil
 }
 

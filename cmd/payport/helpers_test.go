@@ -13,6 +13,19 @@ import (
 // call is one JSON request to a node; it returns the HTTP status and the
 // envelope, or an error when the node did not answer.
 func call(method, url, token string, body any) (int, map[string]any, error) {
+	status, raw, err := callRaw(method, url, token, body)
+	if err != nil {
+		return 0, nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return status, nil, err
+	}
+	return status, out, nil
+}
+
+// callRaw sends one JSON request and returns the status and the raw body.
+func callRaw(method, url, token string, body any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -28,11 +41,8 @@ func call(method, url, token string, body any) (int, map[string]any, error) {
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return resp.StatusCode, nil, err
-	}
-	return resp.StatusCode, out, nil
+	raw, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw, err
 }
 
 // postJSON sends a JSON request and fails the test unless it answers a
